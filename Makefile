@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpuacct-scale: build Linux 6.12 with the series, boot it in QEMU, test it.
+#
+#   make                 build the patched kernel, boot it, show cpuacct at work
+#   make check           all tests: host checks of the series, then the
+#                        kselftests and test modules in the guest
+#   make series          export the series to build/outgoing/
+#   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
+#
+# The pipeline, for a variant V (configs/V.config):
+#
+#   deps -> src -> kernel-V -> tests-V -> initramfs-V -> qemu-run.sh -> ktap-summary.py
+#
+#   deps         Debian packages, installed only if missing    scripts/deps.sh
+#   src          base tree + the series (build/src/)          scripts/prepare-src.sh
+#   kernel-V     tinyconfig + fragments, bzImage (build/V/)    scripts/build-kernel.sh
+#   tests-V      kselftests (static), test modules (M=)       scripts/build-tests.sh
+#   initramfs-V  busybox, scripts/guest/*, tests, modules      scripts/mkinitramfs.sh
+#
+# KSRC=/path/to/linux-6.12.y builds from your tree instead of Debian's
+# linux-source-6.12. Logs go to build/logs/.
+
+VARIANT ?= patched
+SMP ?= 2
+S := scripts
+BUILD ?= $(CURDIR)/build
+export BUILD
+
+all: demo
+
+deps:
+	@$(S)/deps.sh
+src: deps
+	@$(S)/prepare-src.sh
+kernel-%: src
+	@$(S)/build-kernel.sh $*
+tests-%: kernel-% kernel-patched
+	@$(S)/build-tests.sh $*
+initramfs-%: tests-%
+	@$(S)/mkinitramfs.sh $*
+
+demo: initramfs-patched
+	@$(S)/qemu-run.sh -v patched -m demo -t 300
+
+# Host checks and the guest run both print KTAP; the summary counts them.
+check: initramfs-$(VARIANT)
+	-@$(S)/check-host.sh | tee $(BUILD)/logs/host-check.log
+	-@$(S)/qemu-run.sh -v $(VARIANT) -m check -s $(SMP)
+	@$(S)/ktap-summary.py $(BUILD)/logs/host-check.log \
+		$(BUILD)/logs/$(VARIANT)-check.log
+
+series: src
+	@$(S)/export-series.sh
+
+shell: initramfs-$(VARIANT)
+	@$(S)/qemu-run.sh -v $(VARIANT) -m shell -s $(SMP)
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps src demo check series shell clean

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-kernel.sh VARIANT: configure (tinyconfig + configs/kernel.config +
+# every selftest target's config + configs/VARIANT.config) and build
+# bzImage, modules and uapi headers in build/VARIANT. The config is only
+# regenerated when a fragment changed, so reruns are incremental.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: build-kernel.sh VARIANT}
+src=$(variant_tree "$variant")
+out=$BUILD/$variant
+mkdir -p "$out" "$BUILD/logs"
+
+frags="$TOP/configs/kernel.config"
+for d in $SELFTESTS; do
+	[ -f "$TOP/tools/testing/selftests/$d/config" ] || continue
+	frags="$frags $TOP/tools/testing/selftests/$d/config"
+done
+frags="$frags $TOP/configs/$variant.config"
+
+kmake() {
+	local cc=gcc
+	command -v ccache >/dev/null && cc="ccache gcc"
+	# Same base dir for every variant so ccache shares objects between them.
+	CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 \
+	KBUILD_BUILD_TIMESTAMP='Sat Jan 1 00:00:00 UTC 2000' \
+	KBUILD_BUILD_USER=cpuacct-scale KBUILD_BUILD_HOST=qemu \
+		make -s -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" "$@"
+}
+
+sum=$(cat $frags | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$sum" ] || [ ! -f "$out/.config" ]; then
+	step "configuring $variant"
+	kmake tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags \
+		>"$BUILD/logs/$variant-config.log"
+	kmake olddefconfig >/dev/null
+	# A requested option that did not stick is a broken fragment.
+	missing=$(cat $frags | sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' |
+		while IFS= read -r want; do
+			opt=${want%%=*}
+			have=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)
+			case $want in
+			*=n) [ -z "$have" ] || [ "$have" = "# $opt is not set" ] || echo "$want" ;;
+			*) [ "$have" = "$want" ] || echo "$want" ;;
+			esac
+		done)
+	[ -z "$missing" ] || die "$variant: options not set as requested (dependencies?):
+$missing"
+	echo "$sum" >"$out/.fragments"
+fi
+
+step "building kernel: $variant"
+if ! kmake bzImage modules >"$BUILD/logs/$variant-build.log" 2>&1; then
+	tail -n 40 "$BUILD/logs/$variant-build.log" >&2
+	die "$variant: kernel build failed (log: build/logs/$variant-build.log)"
+fi
+grep -E 'warning:' "$BUILD/logs/$variant-build.log" >&2 || true
+kmake headers_install INSTALL_HDR_PATH="$out/hdr" >/dev/null

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-tests.sh VARIANT: the guest's test payload.
+#   build/kselftest        the series' kselftests, static, installed the
+#                          kselftest way (kselftest-list.txt); built once
+#                          against the patched uapi headers, run on every
+#                          variant
+#   build/VARIANT/ktest    out-of-tree test modules (any selftest dir with a
+#                          module/ subdir), built with M= against VARIANT
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: build-tests.sh VARIANT}
+out=$BUILD/$variant
+hdr=$BUILD/patched/hdr/include
+[ -d "$hdr" ] || die "build the patched kernel first (its uapi headers)"
+
+[ -n "$SELFTESTS" ] || die "no kselftest targets in tools/testing/selftests/"
+step "building kselftests: $SELFTESTS"
+# The series' own selftest dirs come from the patched tree; lib.mk and
+# kselftest.h are upstream's.
+CFLAGS="-O2 -static" LDFLAGS="-static" \
+make -s -C "$SRC_PATCHED/tools/testing/selftests" \
+	TARGETS="$SELFTESTS" KHDR_INCLUDES="-isystem $hdr" \
+	O="$BUILD/kselftest-build" INSTALL_PATH="$BUILD/kselftest" \
+	install >"$BUILD/logs/kselftest-build.log" 2>&1 ||
+	{ tail -n 30 "$BUILD/logs/kselftest-build.log" >&2; die "kselftest build failed"; }
+
+mkdir -p "$out/ktest"
+for d in $SELFTESTS; do
+	mod=$TOP/tools/testing/selftests/$d/module
+	[ -d "$mod" ] || continue
+	step "building test module $d/module against $variant"
+	# kbuild writes into M=, so build a copy (rsync keeps mtimes).
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$mod/" "$out/ktest-src/$d/"
+	make -s -C "$out" M="$out/ktest-src/$d" modules \
+		>"$BUILD/logs/$variant-module-$d.log" 2>&1 ||
+		{ cat "$BUILD/logs/$variant-module-$d.log" >&2; die "$d module build failed"; }
+	cp "$out/ktest-src/$d"/*.ko "$out/ktest/"
+done

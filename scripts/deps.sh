@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what the pipeline needs on Debian 12 (by package name, as root),
+# only when something is missing.
+set -euo pipefail
+
+pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
+      rsync git ccache python3 perl kmod busybox-static qemu-system-x86
+      gnuplot-nox"
+# linux-source-6.12 is the default base; KSRC replaces it.
+[ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.12"
+
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null |
+	awk '$NF != "installed" {print $1}')
+# dpkg-query prints nothing for packages it has never heard of.
+for p in $pkgs; do
+	dpkg-query -W "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
+[ -n "${missing// }" ] || exit 0
+
+echo "==> installing: $missing" >&2
+[ "$(id -u)" = 0 ] || { echo "error: run as root, or install: $missing" >&2; exit 1; }
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

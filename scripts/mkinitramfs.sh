@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh VARIANT: build/VARIANT/initramfs.cpio with busybox, the
+# guest scripts (scripts/guest), the kselftests and VARIANT's test modules.
+# Written with the kernel's own usr/gen_init_cpio, so no root is needed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: mkinitramfs.sh VARIANT}
+out=$BUILD/$variant
+busybox=/bin/busybox	# Debian's busybox-static
+[ -x "$busybox" ] || die "$busybox missing: run 'make deps' (busybox-static)"
+
+spec=$out/initramfs.list
+{
+	for d in /bin /sbin /dev /proc /sys /tmp /etc /etc/ktest /lib \
+		 /lib/modules /lib/modules/ktest /usr /usr/bin /usr/sbin /root; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	for app in $("$busybox" --list-full); do
+		echo "slink /$app /bin/busybox 0777 0 0"
+	done | grep -v ' /bin/busybox /bin/busybox'
+	echo "file /init $TOP/scripts/guest/init 0755 0 0"
+	for f in "$TOP"/scripts/guest/*.sh; do
+		echo "file /etc/ktest/${f##*/} $f 0755 0 0"
+	done
+	for f in "$out"/ktest/*.ko; do
+		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
+	done
+	# The kselftest install tree, as it is.
+	(cd "$BUILD" && find kselftest -type d | sort |
+		sed 's|.*|dir /& 0755 0 0|')
+	(cd "$BUILD" && find kselftest -type f | sort | while read -r f; do
+		echo "file /$f $BUILD/$f $(stat -c %a "$f") 0 0"
+	done)
+} >"$spec"
+"$out/usr/gen_init_cpio" "$spec" >"$out/initramfs.cpio.new"
+mv "$out/initramfs.cpio.new" "$out/initramfs.cpio"

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one QEMU launcher (check, demo, bench, shell).
+#   qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i] [-t SECS] [-a ARGS] [-l LOG]
+# -m    guest job: check, demo, bench or shell (scripts/guest/MODE.sh)
+# -i    -icount shift=0,sleep=off: guest time counts instructions, so
+#       single-CPU costs repeat exactly (needs one TCG thread)
+# -a    comma-separated arguments for the guest job
+# The console is copied to LOG (default build/logs/VARIANT-MODE.log); a
+# guest still running after SECS is killed and the console tail printed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=patched mode=check smp=2 icount= secs=900 args= log=
+while getopts "v:m:s:it:a:l:" o; do
+	case $o in
+	v) variant=$OPTARG ;;
+	m) mode=$OPTARG ;;
+	s) smp=$OPTARG ;;
+	i) icount=1 ;;
+	t) secs=$OPTARG ;;
+	a) args=$OPTARG ;;
+	l) log=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+out=$BUILD/$variant
+kernel=$out/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel for $variant: build it first"
+[ -f "$out/initramfs.cpio" ] || die "no initramfs for $variant: build it first"
+log=${log:-$BUILD/logs/$variant-$mode.log}
+mkdir -p "$(dirname "$log")"
+
+if [ -n "$icount" ]; then
+	accel="-accel tcg -icount shift=0,sleep=off"
+else
+	accel="-accel tcg,thread=multi"
+fi
+cmdline="console=ttyS0 quiet panic=-1 oops=panic ktest.mode=$mode"
+[ -n "$args" ] && cmdline="$cmdline ktest.args=$args"
+
+qemu=(qemu-system-x86_64 $accel -smp "$smp" -m 1G -no-reboot -nic none
+      -kernel "$kernel" -initrd "$out/initramfs.cpio" -append "$cmdline")
+step "booting $variant ($mode, -smp $smp${icount:+, icount})"
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -nographic
+fi
+
+sink=/dev/stdout
+[ -z "${QUIET:-}" ] || sink=/dev/null
+set +e
+timeout -k 5 "$secs" "${qemu[@]}" -display none -monitor none -serial stdio \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" >$sink
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "error: $variant guest still running after $secs s, killed; console tail:" >&2
+	tail -n 40 "$log" >&2
+	exit 1
+fi
+[ "$rc" = 0 ] || die "qemu exited with $rc (log: $log)"
+grep -q "^ktest: $mode done" "$log" || {
+	echo "error: $variant guest did not finish its $mode job (panic?); console tail:" >&2
+	tail -n 40 "$log" >&2
+	exit 1
+}
