@@ -20,13 +20,33 @@ static const char * const cpuacct_stat_desc[] = {
 	[CPUACCT_STAT_SYSTEM] = "system",
 };
 
+/*
+ * Per-CPU counters of a group; each charge goes to the group and to all its
+ * ancestors.  Aligned to share a cache line: __schedule() charges prev's
+ * runtime to ->usage (cpuacct_charge()) right before counting its
+ * switch-out in ->nr_switches.
+ */
+struct cpuacct_usage {
+	u64	usage;		/* CPU time in ns */
+	u64	nr_switches;	/* context switches away from tasks */
+} __aligned(2 * sizeof(u64));
+
 /* track CPU usage of a group of tasks and its child groups */
 struct cpuacct {
 	struct cgroup_subsys_state	css;
-	/* cpuusage holds pointer to a u64-type object on every CPU */
-	u64 __percpu	*cpuusage;
+	/* cpuusage holds pointer to a cpuacct_usage object on every CPU */
+	struct cpuacct_usage __percpu	*cpuusage;
 	struct kernel_cpustat __percpu	*cpustat;
 };
+
+/*
+ * Enabled while a non-root group exists.  Until then every task is in the
+ * root group, whose switches are counted in rq->nr_switches only, and
+ * cpuacct_count_switch() has nothing to do.  Taken in css_alloc and dropped
+ * in css_free, like memcg's keys: a css outlives the last task that can be
+ * switched out in it, exiting tasks included.
+ */
+DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
 static inline struct cpuacct *css_ca(struct cgroup_subsys_state *css)
 {
@@ -44,7 +64,8 @@ static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 	return css_ca(ca->css.parent);
 }
 
-static DEFINE_PER_CPU(u64, root_cpuacct_cpuusage);
+/* ->nr_switches is unused: the root's count is rq->nr_switches */
+static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
 static struct cpuacct root_cpuacct = {
 	.cpustat	= &kernel_cpustat,
 	.cpuusage	= &root_cpuacct_cpuusage,
@@ -63,7 +84,7 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	if (!ca)
 		goto out;
 
-	ca->cpuusage = alloc_percpu(u64);
+	ca->cpuusage = alloc_percpu(struct cpuacct_usage);
 	if (!ca->cpuusage)
 		goto out_free_ca;
 
@@ -71,6 +92,7 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	if (!ca->cpustat)
 		goto out_free_cpuusage;
 
+	static_branch_inc(&cpuacct_switch_key);
 	return &ca->css;
 
 out_free_cpuusage:
@@ -86,6 +108,7 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 {
 	struct cpuacct *ca = css_ca(css);
 
+	static_branch_dec(&cpuacct_switch_key);
 	free_percpu(ca->cpustat);
 	free_percpu(ca->cpuusage);
 	kfree(ca);
@@ -94,7 +117,7 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
 				 enum cpuacct_stat_index index)
 {
-	u64 *cpuusage = per_cpu_ptr(ca->cpuusage, cpu);
+	u64 *cpuusage = &per_cpu_ptr(ca->cpuusage, cpu)->usage;
 	u64 *cpustat = per_cpu_ptr(ca->cpustat, cpu)->cpustat;
 	u64 data;
 
@@ -134,7 +157,7 @@ static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
 
 static void cpuacct_cpuusage_write(struct cpuacct *ca, int cpu)
 {
-	u64 *cpuusage = per_cpu_ptr(ca->cpuusage, cpu);
+	u64 *cpuusage = &per_cpu_ptr(ca->cpuusage, cpu)->usage;
 	u64 *cpustat = per_cpu_ptr(ca->cpustat, cpu)->cpustat;
 
 	/* Don't allow to reset global kernel_cpustat */
@@ -275,7 +298,7 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 		cputime.stime += cpustat[CPUTIME_IRQ];
 		cputime.stime += cpustat[CPUTIME_SOFTIRQ];
 
-		cputime.sum_exec_runtime += *per_cpu_ptr(ca->cpuusage, cpu);
+		cputime.sum_exec_runtime += per_cpu_ptr(ca->cpuusage, cpu)->usage;
 	}
 
 	cputime_adjust(&cputime, &seq_css(sf)->cgroup->prev_cputime,
@@ -286,6 +309,92 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 			nsec_to_clock_t(val[stat]));
 	}
 
+	return 0;
+}
+
+/*
+ * The root group counts every switch on the CPU: rq->nr_switches, which
+ * also backs nr_context_switches() and /proc/stat's ctxt.
+ */
+static u64 cpuacct_nr_switches_read(struct cpuacct *ca, int cpu)
+{
+	u64 data;
+
+#ifndef CONFIG_64BIT
+	/*
+	 * Take rq->lock to make 64-bit read safe on 32-bit platforms.
+	 */
+	raw_spin_rq_lock_irq(cpu_rq(cpu));
+#endif
+
+	if (ca == &root_cpuacct)
+		data = cpu_rq(cpu)->nr_switches;
+	else
+		data = per_cpu_ptr(ca->cpuusage, cpu)->nr_switches;
+
+#ifndef CONFIG_64BIT
+	raw_spin_rq_unlock_irq(cpu_rq(cpu));
+#endif
+
+	return data;
+}
+
+static u64 nr_switches_read(struct cgroup_subsys_state *css,
+			    struct cftype *cft)
+{
+	struct cpuacct *ca = css_ca(css);
+	u64 total = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		total += cpuacct_nr_switches_read(ca, cpu);
+
+	return total;
+}
+
+static int nr_switches_write(struct cgroup_subsys_state *css,
+			     struct cftype *cft, u64 val)
+{
+	struct cpuacct *ca = css_ca(css);
+	int cpu;
+
+	/*
+	 * Only allow '0' here to do a reset.
+	 */
+	if (val)
+		return -EINVAL;
+
+	/*
+	 * The root's count is rq->nr_switches, which must not be reset:
+	 * ignore the reset, as cpuacct.usage does for the root.
+	 */
+	if (ca == &root_cpuacct)
+		return 0;
+
+	/*
+	 * The counters are only written under the rq lock of their CPU, so
+	 * taking it here, on 64-bit too, loses no reset to a concurrent
+	 * increment.
+	 */
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		raw_spin_rq_lock_irq(rq);
+		per_cpu_ptr(ca->cpuusage, cpu)->nr_switches = 0;
+		raw_spin_rq_unlock_irq(rq);
+	}
+
+	return 0;
+}
+
+static int cpuacct_nr_switches_percpu_show(struct seq_file *m, void *v)
+{
+	struct cpuacct *ca = css_ca(seq_css(m));
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "%llu ", cpuacct_nr_switches_read(ca, cpu));
+	seq_puts(m, "\n");
 	return 0;
 }
 
@@ -323,6 +432,15 @@ static struct cftype files[] = {
 		.name = "stat",
 		.seq_show = cpuacct_stats_show,
 	},
+	{
+		.name = "nr_switches",
+		.read_u64 = nr_switches_read,
+		.write_u64 = nr_switches_write,
+	},
+	{
+		.name = "nr_switches_percpu",
+		.seq_show = cpuacct_nr_switches_percpu_show,
+	},
 	{ }	/* terminate */
 };
 
@@ -339,7 +457,25 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 	lockdep_assert_rq_held(cpu_rq(cpu));
 
 	for (ca = task_ca(tsk); ca; ca = parent_ca(ca))
-		*per_cpu_ptr(ca->cpuusage, cpu) += cputime;
+		per_cpu_ptr(ca->cpuusage, cpu)->usage += cputime;
+}
+
+/*
+ * Count a context switch away from @prev, which is not in the root group,
+ * in its group and the group's ancestors but the root.
+ *
+ * Called by cpuacct_count_switch() from __schedule(), on the CPU of @rq
+ * with rq->lock held and irqs disabled: as in cpuacct_charge(), that keeps
+ * the task's css_set and groups alive and satisfies task_css()'s checks.
+ */
+void __cpuacct_count_switch(struct rq *rq, struct task_struct *prev)
+{
+	struct cpuacct *ca;
+
+	lockdep_assert_rq_held(rq);
+
+	for (ca = task_ca(prev); ca != &root_cpuacct; ca = parent_ca(ca))
+		__this_cpu_inc(ca->cpuusage->nr_switches);
 }
 
 /*
