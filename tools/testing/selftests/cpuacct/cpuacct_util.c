@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers for the cpuacct (cgroup v1 CPU accounting controller) selftests.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include "cpuacct_util.h"
+
+char cg_root[PATH_MAX];
+static char cg_tmp_mount[PATH_MAX];
+static pid_t cg_owner;
+
+#define CG_MAX_CREATED	64
+static char *cg_created[CG_MAX_CREATED];
+static int cg_nr_created;
+
+static bool has_option(const char *opts, const char *opt)
+{
+	size_t len = strlen(opt);
+	const char *p = opts;
+
+	while (p && *p) {
+		if (!strncmp(p, opt, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+static int find_mount(void)
+{
+	char dev[256], dir[PATH_MAX], type[64], opts[1024];
+	FILE *f = fopen("/proc/mounts", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%255s %4095s %63s %1023s %*d %*d",
+		      dev, dir, type, opts) == 4) {
+		if (!strcmp(type, "cgroup") && has_option(opts, "cpuacct")) {
+			snprintf(cg_root, sizeof(cg_root), "%s", dir);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static void cg_cleanup(void)
+{
+	int i;
+
+	if (getpid() != cg_owner)
+		return;
+	for (i = cg_nr_created - 1; i >= 0; i--) {
+		cg_destroy(cg_created[i]);
+		free(cg_created[i]);
+	}
+	cg_nr_created = 0;
+	if (cg_tmp_mount[0]) {
+		umount2(cg_tmp_mount, MNT_DETACH);
+		rmdir(cg_tmp_mount);
+		cg_tmp_mount[0] = '\0';
+	}
+}
+
+static void cg_signal_exit(int sig)
+{
+	exit(128 + sig);
+}
+
+int cg_setup(void)
+{
+	cg_owner = getpid();
+	atexit(cg_cleanup);
+	signal(SIGINT, cg_signal_exit);
+	signal(SIGTERM, cg_signal_exit);
+
+	if (!find_mount())
+		return 0;
+
+	/* Not mounted: try to mount it ourselves, alone. */
+	snprintf(cg_tmp_mount, sizeof(cg_tmp_mount), "/tmp/cpuacct_test.XXXXXX");
+	if (!mkdtemp(cg_tmp_mount)) {
+		cg_tmp_mount[0] = '\0';
+		return -1;
+	}
+	if (mount("none", cg_tmp_mount, "cgroup", 0, "cpuacct")) {
+		rmdir(cg_tmp_mount);
+		cg_tmp_mount[0] = '\0';
+		return -1;
+	}
+	snprintf(cg_root, sizeof(cg_root), "%s", cg_tmp_mount);
+	return 0;
+}
+
+static int cg_file(char *buf, size_t len, const char *cg, const char *file)
+{
+	int n = snprintf(buf, len, "%s/%s", cg, file);
+
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+bool cg_has_nr_switches(void)
+{
+	char path[PATH_MAX];
+
+	if (cg_file(path, sizeof(path), cg_root, "cpuacct.nr_switches"))
+		return false;
+	return !access(path, F_OK);
+}
+
+const char *cg_test_name(const char *what)
+{
+	static char name[128];
+
+	snprintf(name, sizeof(name), "kselftest_cpuacct_%s.%d", what,
+		 (int)getpid());
+	return name;
+}
+
+char *cg_create(const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", cg_root, name) < 0)
+		return NULL;
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	if (cg_nr_created < CG_MAX_CREATED)
+		cg_created[cg_nr_created++] = strdup(path);
+	return path;
+}
+
+static void cg_kill_tasks(const char *path)
+{
+	char buf[4096], *p;
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (cg_read(path, "cgroup.procs", buf, sizeof(buf)) < 0 || !buf[0])
+			return;
+		for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n"))
+			kill(atoi(p), SIGKILL);
+		/* Reap what is ours; the rest is reaped by its parent. */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		sleep_ms(10);
+	}
+}
+
+int cg_destroy(const char *path)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int tries;
+
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, ".."))
+			continue;
+		if (!cg_file(sub, sizeof(sub), path, de->d_name))
+			cg_destroy(sub);
+	}
+	closedir(d);
+
+	cg_kill_tasks(path);
+	/* Exiting tasks may keep the group populated for a moment. */
+	for (tries = 0; tries < 200; tries++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		sleep_ms(10);
+	}
+	ksft_print_msg("rmdir %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+int cg_read(const char *cg, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n, total = 0;
+	int fd;
+
+	if (cg_file(path, sizeof(path), cg, file))
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			close(fd);
+			return -1;
+		}
+		if (!n)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+static int parse_u64(const char *s, const char **end, uint64_t *val)
+{
+	unsigned long long v;
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (errno)
+		return -1;
+	*val = v;
+	*end = e;
+	return 0;
+}
+
+int cg_read_u64(const char *cg, const char *file, uint64_t *val)
+{
+	const char *end;
+	char buf[64];
+
+	if (cg_read(cg, file, buf, sizeof(buf)) <= 0)
+		return -1;
+	if (parse_u64(buf, &end, val) || strcmp(end, "\n")) {
+		ksft_print_msg("%s/%s: bad format '%s'\n", cg, file, buf);
+		return -1;
+	}
+	return 0;
+}
+
+int cg_read_percpu(const char *cg, const char *file, uint64_t *vals, int max)
+{
+	char buf[32 * CG_MAX_CPUS];
+	const char *p = buf;
+	int n = 0;
+
+	if (cg_read(cg, file, buf, sizeof(buf)) <= 0)
+		return -1;
+	while (*p != '\n') {
+		if (n == max || parse_u64(p, &p, &vals[n]) || *p != ' ')
+			goto bad;
+		p++;
+		n++;
+	}
+	if (p[1])
+		goto bad;
+	return n;
+bad:
+	ksft_print_msg("%s/%s: bad format '%s'\n", cg, file, buf);
+	return -1;
+}
+
+int cg_write(const char *cg, const char *file, const char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (cg_file(path, sizeof(path), cg, file))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int cg_write_str(const char *cg, const char *file, const char *str)
+{
+	return cg_write(cg, file, str, strlen(str));
+}
+
+int cg_enter(const char *cg, pid_t pid)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	return cg_write_str(cg, "cgroup.procs", buf);
+}
+
+int possible_cpus(int *cpus, int max)
+{
+	char buf[4096], *p;
+	int n = 0, a, b;
+	FILE *f;
+
+	f = fopen("/sys/devices/system/cpu/possible", "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		char *end;
+
+		a = strtol(p, &end, 10);
+		if (end == p)
+			return -1;
+		b = *end == '-' ? strtol(end + 1, &end, 10) : a;
+		if (*end)
+			return -1;
+		for (; a <= b; a++) {
+			if (n == max)
+				return -1;
+			cpus[n++] = a;
+		}
+	}
+	return n;
+}
+
+int allowed_cpu(int n)
+{
+	cpu_set_t set;
+	int cpu, count;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	count = CPU_COUNT(&set);
+	if (!count)
+		return 0;
+	n %= count;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, &set) && !n--)
+			return cpu;
+	}
+	return 0;
+}
+
+int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+uint64_t proc_stat_ctxt(void)
+{
+	unsigned long long v = 0;
+	char line[4096];
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "ctxt %llu", &v) == 1)
+			break;
+	}
+	fclose(f);
+	return v;
+}
+
+long meminfo_percpu_kb(void)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Percpu: %ld kB", &v) == 1)
+			break;
+	}
+	fclose(f);
+	return v;
+}
+
+long proc_cgroups_num(void)
+{
+	char line[256], name[64];
+	long hier, num = -1, enabled;
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %ld %ld %ld", name, &hier, &num,
+			   &enabled) == 4 && !strcmp(name, "cpuacct"))
+			break;
+		num = -1;
+	}
+	fclose(f);
+	return num;
+}
+
+uint64_t task_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+uint64_t thread_cputime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+void sleep_ms(long ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void burn_cpu(uint64_t cpu_ns)
+{
+	uint64_t start = thread_cputime_ns();
+	unsigned long i, sink = 0;
+
+	/*
+	 * Reading the CPU clock is a system call: do it rarely, so that the
+	 * work is nearly all user time.
+	 */
+	do {
+		for (i = 0; i < (1UL << 16); i++) {
+			sink += i;
+			/* keep the loop */
+			asm volatile("" : "+r" (sink));
+		}
+	} while (thread_cputime_ns() - start < cpu_ns);
+}
+
+int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
+		   int tries, int ms)
+{
+	uint64_t prev[64];
+	int i, t;
+
+	if (n > 64)
+		return -1;
+	for (t = 0; t < tries; t++) {
+		bool same = t > 0;
+
+		for (i = 0; i < n; i++) {
+			if (cg_read_u64(cgs[i], file, &vals[i]))
+				return -1;
+			if (t && vals[i] != prev[i])
+				same = false;
+			prev[i] = vals[i];
+		}
+		if (same)
+			return 0;
+		sleep_ms(ms);
+	}
+	return -1;
+}
+
+/* Ping-pong protocol, see cpuacct_util.h. */
+#define PP_READY	'R'
+#define PP_PING		'm'
+#define PP_PONG		'r'
+#define PP_QUIT		'q'
+
+struct pp_report {
+	char who;
+	int err;
+	uint64_t sw[4];
+	long rounds, rounds2;
+	uint64_t elapsed_ns;
+};
+
+static int pp_xfer(int wfd, int rfd, char out, char expect)
+{
+	char c;
+
+	if (wfd >= 0 && write(wfd, &out, 1) != 1)
+		return -1;
+	if (rfd >= 0 && (read(rfd, &c, 1) != 1 || c != expect))
+		return -1;
+	return 0;
+}
+
+static void pp_send(int fd, struct pp_report *r)
+{
+	if (write(fd, r, sizeof(*r)) != sizeof(*r))
+		_exit(1);
+}
+
+static void pp_task_b(int ping_rd, int pong_wr, int res_wr)
+{
+	struct pp_report r = { .who = 'B' };
+	char c;
+
+	r.sw[0] = task_switches();
+	if (pp_xfer(pong_wr, -1, PP_READY, 0))
+		r.err = 1;
+	while (!r.err) {
+		if (read(ping_rd, &c, 1) != 1) {
+			r.err = 2;
+			break;
+		}
+		if (c == PP_QUIT)
+			break;
+		if (c != PP_PING || pp_xfer(pong_wr, -1, PP_PONG, 0))
+			r.err = 3;
+	}
+	r.sw[1] = task_switches();
+	pp_send(res_wr, &r);
+	_exit(0);
+}
+
+static long pp_rounds(int ping_wr, int pong_rd, long rounds,
+		      uint64_t duration_ns, uint64_t *elapsed_ns)
+{
+	uint64_t start = now_ns(), now = start;
+	long i;
+
+	for (i = 0; duration_ns || i < rounds; i++) {
+		/* Check the clock rarely: it may be a slow system call. */
+		if (duration_ns && !(i & 63)) {
+			now = now_ns();
+			if (now - start >= duration_ns)
+				break;
+		}
+		if (pp_xfer(ping_wr, pong_rd, PP_PING, PP_PONG))
+			return -1;
+	}
+	if (!duration_ns)
+		now = now_ns();
+	*elapsed_ns = now - start;
+	return i;
+}
+
+static void pp_task_a(const struct pp_spec *spec, int res_wr)
+{
+	struct pp_report r = { .who = 'A' };
+	int ping[2], pong[2], status;
+	uint64_t elapsed;
+	pid_t b;
+
+	/*
+	 * Pin before entering the group, so that no switch is charged to it
+	 * on another CPU, and again after: entering a cpuset co-mounted with
+	 * cpuacct would reset the affinity (a no-op otherwise).
+	 */
+	if (spec->cpu >= 0 && pin_to_cpu(spec->cpu)) {
+		ksft_print_msg("pin to CPU %d: %s\n", spec->cpu,
+			       strerror(errno));
+		r.err = 10;
+		goto out;
+	}
+	if (spec->cg && cg_enter(spec->cg, getpid())) {
+		ksft_print_msg("enter %s failed\n", spec->cg);
+		r.err = 11;
+		goto out;
+	}
+	if (spec->cpu >= 0 && pin_to_cpu(spec->cpu)) {
+		r.err = 10;
+		goto out;
+	}
+	if (pipe(ping) || pipe(pong)) {
+		r.err = 12;
+		goto out;
+	}
+	b = fork();
+	if (b < 0) {
+		r.err = 13;
+		goto out;
+	}
+	if (!b) {
+		close(ping[1]);
+		close(pong[0]);
+		pp_task_b(ping[0], pong[1], res_wr);
+	}
+	close(ping[0]);
+	close(pong[1]);
+
+	r.sw[0] = task_switches();
+	if (pp_xfer(-1, pong[0], 0, PP_READY)) {
+		r.err = 14;
+		goto quit;
+	}
+	r.rounds = pp_rounds(ping[1], pong[0], spec->rounds,
+			     spec->duration_ns, &r.elapsed_ns);
+	if (r.rounds < 0) {
+		r.err = 15;
+		goto quit;
+	}
+	r.sw[1] = task_switches();
+	if (spec->move_cg) {
+		if (cg_enter(spec->move_cg, getpid()) ||
+		    (spec->cpu >= 0 && pin_to_cpu(spec->cpu))) {
+			r.err = 16;
+			goto quit;
+		}
+		r.sw[2] = task_switches();
+		r.rounds2 = pp_rounds(ping[1], pong[0], spec->rounds2, 0,
+				      &elapsed);
+		if (r.rounds2 < 0) {
+			r.err = 17;
+			goto quit;
+		}
+	} else {
+		r.sw[2] = r.sw[1];
+	}
+	r.sw[3] = task_switches();
+quit:
+	if (write(ping[1], (char []){ PP_QUIT }, 1) != 1)
+		r.err = r.err ?: 18;
+	close(ping[1]);
+	if (waitpid(b, &status, 0) != b ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		r.err = r.err ?: 19;
+out:
+	pp_send(res_wr, &r);
+	/* Only A's own messages: the caller flushed before forking. */
+	fflush(stdout);
+	_exit(0);
+}
+
+int pingpong(const struct pp_spec *spec, struct pp_result *res)
+{
+	struct pp_report r;
+	int res_pipe[2], status, got = 0, err = 0;
+	pid_t a;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe(res_pipe))
+		return -1;
+	/* Or the children would inherit, and might print, our buffer. */
+	fflush(stdout);
+	a = fork();
+	if (a < 0)
+		return -1;
+	if (!a) {
+		close(res_pipe[0]);
+		pp_task_a(spec, res_pipe[1]);
+	}
+	close(res_pipe[1]);
+
+	while (read(res_pipe[0], &r, sizeof(r)) == sizeof(r)) {
+		got |= r.who == 'A' ? 1 : 2;
+		if (r.err) {
+			ksft_print_msg("ping-pong task %c: error %d\n",
+				       r.who, r.err);
+			err = -1;
+		}
+		if (r.who == 'A') {
+			memcpy(res->a_sw, r.sw, sizeof(res->a_sw));
+			res->rounds = r.rounds;
+			res->rounds2 = r.rounds2;
+			res->elapsed_ns = r.elapsed_ns;
+		} else {
+			res->b_sw[0] = r.sw[0];
+			res->b_sw[1] = r.sw[1];
+		}
+	}
+	close(res_pipe[0]);
+	if (waitpid(a, &status, 0) != a || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		err = -1;
+	if (got != 3)
+		err = -1;
+	return err;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __CPUACCT_UTIL_H
+#define __CPUACCT_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../kselftest.h"
+
+#define CG_MAX_CPUS	1024
+#define NSEC_PER_SEC	1000000000ULL
+
+/* Mount point of the cgroup v1 hierarchy that has cpuacct attached. */
+extern char cg_root[];
+
+/*
+ * Find the cgroup v1 hierarchy with cpuacct in /proc/mounts, or mount one
+ * on a temporary directory (unmounted at exit).  Returns 0 on success, -1
+ * if cpuacct is unavailable.
+ */
+int cg_setup(void);
+/* Does the kernel have cpuacct.nr_switches? */
+bool cg_has_nr_switches(void);
+
+/*
+ * Create a group @name (a path relative to cg_root, parents first) and
+ * remember it for removal at exit; returns its malloc()ed full path.
+ */
+char *cg_create(const char *name);
+/* Kill the tasks of the group tree @path, then remove it bottom-up. */
+int cg_destroy(const char *path);
+/* Name unique to this test run, for the top group of a test. */
+const char *cg_test_name(const char *what);
+
+int cg_read(const char *cg, const char *file, char *buf, size_t len);
+/* A u64 file: one decimal number and a newline, nothing else. */
+int cg_read_u64(const char *cg, const char *file, uint64_t *val);
+/*
+ * A per-CPU file: one number per possible CPU, each followed by a space,
+ * then a newline (the format of cpuacct.usage_percpu).  Returns the number
+ * of values, -1 on a read or format error.
+ */
+int cg_read_percpu(const char *cg, const char *file, uint64_t *vals, int max);
+/* Returns 0, or -errno of the open() or write(). */
+int cg_write(const char *cg, const char *file, const char *buf, size_t len);
+int cg_write_str(const char *cg, const char *file, const char *str);
+int cg_enter(const char *cg, pid_t pid);
+
+/* Number of possible CPUs and their numbers, from .../cpu/possible. */
+int possible_cpus(int *cpus, int max);
+/* A CPU the calling task may run on, the @n-th (modulo their number). */
+int allowed_cpu(int n);
+int pin_to_cpu(int cpu);
+
+uint64_t proc_stat_ctxt(void);
+long meminfo_percpu_kb(void);
+/* num_cgroups of cpuacct's hierarchy in /proc/cgroups, -1 on error. */
+long proc_cgroups_num(void);
+uint64_t task_switches(void);	/* ru_nvcsw + ru_nivcsw of this thread */
+uint64_t now_ns(void);
+void sleep_ms(long ms);
+
+/*
+ * Read the u64 @file of @n groups until two reads @ms apart agree, at most
+ * @tries times: the tasks that were charged to them have exited, but their
+ * last switch or tick may still be in flight.  Returns 0 once stable.
+ */
+int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
+		   int tries, int ms);
+
+/*
+ * Pipe ping-pong between two processes A and B pinned to the same CPU.
+ *
+ * A pins itself to @cpu, enters @cg and forks B, which inherits both.  B
+ * writes a ready byte, then answers every byte A sends until A sends 'q'.
+ * A waits for the ready byte, runs @rounds round trips (or as many as fit
+ * in @duration_ns, if set), then, if @move_cg is set, moves itself (alone)
+ * to @move_cg and runs @rounds2 more round trips there.
+ *
+ * Since A and B share one CPU, A is switched away at least once per round
+ * trip (B must run to answer) and so is B (A must run to send the next
+ * byte, the first one included thanks to the ready byte): a round trip is
+ * at least 2 switches, 1 charged to A and 1 to B.
+ *
+ * Each task samples its own switch count (task_switches()) right after
+ * entering its group and at the end; A also samples around its move.  The
+ * switches between the samples are exactly those the kernel charged to the
+ * task's group, as a task's nvcsw/nivcsw are incremented where the
+ * scheduler counts rq->nr_switches.
+ */
+struct pp_spec {
+	const char *cg;		/* NULL: stay in the caller's group */
+	int cpu;		/* -1: do not pin */
+	long rounds;
+	uint64_t duration_ns;	/* if set, run for this long instead */
+	const char *move_cg;
+	long rounds2;
+};
+
+struct pp_result {
+	/* A: at start, before the move, after the move, at the end */
+	uint64_t a_sw[4];
+	/* B: at start, at the end */
+	uint64_t b_sw[2];
+	long rounds;		/* round trips before the move */
+	long rounds2;		/* round trips after the move */
+	uint64_t elapsed_ns;	/* of the round trips before the move */
+};
+
+/* Runs the ping-pong and reaps both tasks; returns 0 if all went well. */
+int pingpong(const struct pp_spec *spec, struct pp_result *res);
+
+/* Busy loop in user space for @cpu_ns of this thread's CPU time. */
+void burn_cpu(uint64_t cpu_ns);
+uint64_t thread_cputime_ns(void);
+
+#endif /* __CPUACCT_UTIL_H */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Group churn: CYCLES times, create a child group, run a short ping-pong
+ * in it and remove it, while another process keeps reading the parent's
+ * files (and the child's, which may vanish under it).  Nothing may fail,
+ * the parent's counters never go down (they keep what removed children
+ * were charged), no group is leaked, and the per-CPU memory of the removed
+ * groups is given back: "Percpu:" in /proc/meminfo returns to within
+ * 64 KiB of where it started.
+ *
+ * "Percpu:" counts populated pages, and the percpu allocator keeps pages
+ * populated after their areas are freed: a few empty pages
+ * (PCPU_EMPTY_POP_PAGES_HIGH), up to a quarter of a chunk's, and a whole
+ * fully free chunk.  Groups waiting for their RCU-delayed free pile up
+ * during the churn, so the first churn may grow the populated set for
+ * good without leaking anything.  A warm-up churn therefore runs before
+ * the starting point is taken; a leak, of even one cpuacct group's per-CPU
+ * counters per cycle, would still exceed 64 KiB in CYCLES cycles.  Groups
+ * are freed asynchronously, after an RCU grace period and from a
+ * workqueue, so the end state is polled for a while.
+ *
+ * Forking two processes per cycle is slow on an emulated machine, so one
+ * worker process does the cycles: it moves itself into the new child,
+ * starts a thread there, ping-pongs with it on one CPU (ROUNDS round trips,
+ * at least 2 switches each, as in cpuacct_util.h), lets it exit there,
+ * moves itself back to the parent and removes the child.  The exiting
+ * thread still holds the child's css_set when it switches out for the last
+ * time, typically while the child is being removed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cpuacct_util.h"
+
+#define CYCLES		1000
+#define WARMUP_CYCLES	100
+#define ROUNDS		5
+#define PERCPU_SLACK_KB	64
+#define SETTLE_MS	10000
+/* Stop early rather than run into the kselftest timeout on slow guests. */
+#define MAX_CHURN_NS	(40 * NSEC_PER_SEC)
+
+/* Shared between processes; accessed with __atomic builtins. */
+struct shared {
+	int stop;
+	long reads;
+	long child_reads;
+	int failed;
+	char why[256];
+	/* written by the worker */
+	int cycles;
+	int worker_failed;
+	char worker_why[256];
+};
+
+#define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+static const char * const parent_files[] = {
+	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
+	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
+	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
+	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
+};
+
+static void reader_fail(struct shared *sh, const char *what, const char *file)
+{
+	snprintf(sh->why, sizeof(sh->why), "%s %s", what, file);
+	SET(sh->failed, 1);
+}
+
+static void reader(struct shared *sh, const char *parent, const char *child,
+		   bool has_sw)
+{
+	uint64_t usage, sw = 0, last_usage = 0, last_sw = 0;
+	uint64_t pc[CG_MAX_CPUS];
+	char buf[65536];
+	unsigned int i;
+
+	while (!GET(sh->stop) && !GET(sh->failed)) {
+		for (i = 0; i < ARRAY_SIZE(parent_files); i++) {
+			if (!has_sw && strstr(parent_files[i], "nr_switches"))
+				continue;
+			if (cg_read(parent, parent_files[i], buf,
+				    sizeof(buf)) <= 0)
+				reader_fail(sh, "read", parent_files[i]);
+		}
+		if (cg_read_u64(parent, "cpuacct.usage", &usage) ||
+		    cg_read_percpu(parent, "cpuacct.usage_percpu", pc,
+				   CG_MAX_CPUS) <= 0)
+			reader_fail(sh, "parse", "cpuacct.usage");
+		if (usage < last_usage)
+			reader_fail(sh, "decrease of", "cpuacct.usage");
+		last_usage = usage;
+		if (has_sw) {
+			if (cg_read_u64(parent, "cpuacct.nr_switches", &sw))
+				reader_fail(sh, "parse", "cpuacct.nr_switches");
+			if (sw < last_sw)
+				reader_fail(sh, "decrease of",
+					    "cpuacct.nr_switches");
+			last_sw = sw;
+		}
+		SET(sh->reads, sh->reads + 1);
+		/* The child comes and goes: only a successful read counts. */
+		if (cg_read(child, "cpuacct.usage_all", buf, sizeof(buf)) > 0) {
+			if (strncmp(buf, "cpu user system\n", 16))
+				reader_fail(sh, "format", "child usage_all");
+			SET(sh->child_reads, sh->child_reads + 1);
+		}
+		usleep(200);
+	}
+	_exit(0);
+}
+
+struct pong_arg {
+	int ping_rd, pong_wr;
+};
+
+static void *pong_thread(void *p)
+{
+	struct pong_arg *a = p;
+	char c = 'R';
+
+	if (write(a->pong_wr, &c, 1) != 1)
+		return (void *)1;
+	while (read(a->ping_rd, &c, 1) == 1 && c == 'm') {
+		if (write(a->pong_wr, &c, 1) != 1)
+			return (void *)1;
+	}
+	return c == 'q' ? NULL : (void *)1;
+}
+
+/* ROUNDS round trips with a new thread, on one CPU, in the current group */
+static int thread_pingpong(int cpu)
+{
+	int ping[2], pong[2], i, ret = -1;
+	struct pong_arg a;
+	pthread_t t;
+	void *res;
+	char c;
+
+	if (pin_to_cpu(cpu) || pipe(ping))
+		return -1;
+	if (pipe(pong))
+		goto close_ping;
+	a.ping_rd = ping[0];
+	a.pong_wr = pong[1];
+	if (pthread_create(&t, NULL, pong_thread, &a))
+		goto close_pong;
+	if (read(pong[0], &c, 1) != 1 || c != 'R')
+		goto quit;
+	for (i = 0; i < ROUNDS; i++) {
+		c = 'm';
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1 ||
+		    c != 'm')
+			goto quit;
+	}
+	ret = 0;
+quit:
+	c = 'q';
+	if (write(ping[1], &c, 1) != 1)
+		ret = -1;
+	if (pthread_join(t, &res) || res)
+		ret = -1;
+close_pong:
+	close(pong[0]);
+	close(pong[1]);
+close_ping:
+	close(ping[0]);
+	close(ping[1]);
+	return ret;
+}
+
+static void worker_fail(struct shared *sh, int cycle, const char *what)
+{
+	snprintf(sh->worker_why, sizeof(sh->worker_why), "cycle %d: %s: %s",
+		 cycle, what, strerror(errno));
+	SET(sh->worker_failed, 1);
+}
+
+static void worker(struct shared *sh, const char *parent, const char *child,
+		   bool has_sw, int cycles)
+{
+	uint64_t start = now_ns(), v;
+	int i, tries;
+
+	if (cg_enter(parent, getpid())) {
+		worker_fail(sh, -1, "enter parent");
+		_exit(1);
+	}
+	for (i = 0; i < cycles && !GET(sh->failed); i++) {
+		if (mkdir(child, 0755)) {
+			worker_fail(sh, i, "mkdir");
+			break;
+		}
+		if (cg_enter(child, getpid())) {
+			worker_fail(sh, i, "enter child");
+			break;
+		}
+		if (thread_pingpong(allowed_cpu(i))) {
+			worker_fail(sh, i, "ping-pong");
+			break;
+		}
+		if (cg_enter(parent, getpid())) {
+			worker_fail(sh, i, "leave child");
+			break;
+		}
+		/* Each round trip is at least 2 switches, charged here. */
+		if (has_sw && (cg_read_u64(child, "cpuacct.nr_switches", &v) ||
+			       v < 2 * ROUNDS)) {
+			errno = 0;
+			worker_fail(sh, i, "child nr_switches below 2 per round trip");
+			break;
+		}
+		/* The thread may not have left the group yet. */
+		for (tries = 0; rmdir(child) && errno == EBUSY &&
+		     tries < 2000; tries++)
+			usleep(500);
+		if (!access(child, F_OK)) {
+			worker_fail(sh, i, "rmdir");
+			break;
+		}
+		SET(sh->cycles, i + 1);
+		if (now_ns() - start > MAX_CHURN_NS)
+			break;
+	}
+	_exit(GET(sh->worker_failed));
+}
+
+int main(void)
+{
+	long percpu0, percpu = -1, num0, num = -1;
+	uint64_t sw0 = 0, sw1 = 0, u0, u1, start;
+	char *parent, child[4096];
+	struct shared *sh;
+	int i, status;
+	bool has_sw, ok;
+	pid_t rd, wk;
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	has_sw = cg_has_nr_switches();
+	ksft_set_plan(5);
+
+	parent = cg_create(cg_test_name("churn"));
+	if (!parent)
+		ksft_exit_fail_msg("cannot create parent\n");
+	snprintf(child, sizeof(child), "%s/c", parent);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		ksft_exit_fail_perror("mmap");
+	memset(sh, 0, sizeof(*sh));
+
+	/* Warm-up, then wait until groups and Percpu stop going down. */
+	fflush(stdout);
+	wk = fork();
+	if (wk < 0)
+		ksft_exit_fail_perror("fork");
+	if (!wk)
+		worker(sh, parent, child, has_sw, WARMUP_CYCLES);
+	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ksft_exit_fail_msg("warm-up failed: %s\n", sh->worker_why);
+	percpu0 = meminfo_percpu_kb();
+	num0 = proc_cgroups_num();
+	for (i = 0; i < SETTLE_MS / 100; i++) {
+		sleep_ms(100);
+		percpu = meminfo_percpu_kb();
+		num = proc_cgroups_num();
+		if (percpu == percpu0 && num == num0 && i >= 2)
+			break;
+		percpu0 = percpu;
+		num0 = num;
+	}
+	if (percpu0 < 0 || num0 < 0)
+		ksft_exit_fail_msg("cannot read /proc/meminfo or /proc/cgroups\n");
+	memset(sh, 0, sizeof(*sh));
+
+	if (cg_read_u64(parent, "cpuacct.usage", &u0) ||
+	    (has_sw && cg_read_u64(parent, "cpuacct.nr_switches", &sw0)))
+		ksft_exit_fail_msg("cannot read parent\n");
+
+	rd = fork();
+	if (rd < 0)
+		ksft_exit_fail_perror("fork");
+	if (!rd)
+		reader(sh, parent, child, has_sw);
+
+	start = now_ns();
+	wk = fork();
+	if (wk < 0)
+		ksft_exit_fail_perror("fork");
+	if (!wk)
+		worker(sh, parent, child, has_sw, CYCLES);
+	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		SET(sh->worker_failed, 1);
+
+	SET(sh->stop, 1);
+	if (waitpid(rd, &status, 0) != rd || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		SET(sh->failed, 1);
+	ksft_print_msg("%d cycles in %llu ms, %ld parent reads, %ld child reads\n",
+		       sh->cycles,
+		       (unsigned long long)(now_ns() - start) / 1000000,
+		       sh->reads, sh->child_reads);
+	if (sh->cycles < CYCLES)
+		ksft_print_msg("slow machine: stopped after %d s\n",
+			       (int)(MAX_CHURN_NS / NSEC_PER_SEC));
+
+	if (sh->worker_failed)
+		ksft_print_msg("worker: %s\n", sh->worker_why);
+	ksft_test_result(!sh->worker_failed && sh->cycles >= CYCLES / 10,
+			 "churn_cycles_succeed\n");
+	if (sh->failed)
+		ksft_print_msg("reader: %s\n", sh->why);
+	ksft_test_result(!sh->failed && sh->reads > 0,
+			 "concurrent_reads_succeed_and_never_decrease\n");
+
+	/* The parent kept every removed child's charges. */
+	ok = !cg_read_u64(parent, "cpuacct.usage", &u1) && u1 > u0;
+	if (has_sw)
+		ok = ok && !cg_read_u64(parent, "cpuacct.nr_switches", &sw1) &&
+		     sw1 - sw0 >= 2ULL * ROUNDS * sh->cycles;
+	ksft_print_msg("parent: usage +%llu ns, nr_switches +%llu\n",
+		       (unsigned long long)(u1 - u0),
+		       (unsigned long long)(sw1 - sw0));
+	ksft_test_result(ok, "parent_keeps_removed_children\n");
+
+	if (cg_destroy(parent))
+		ksft_exit_fail_msg("cannot remove parent\n");
+
+	for (i = 0; i < SETTLE_MS / 100; i++) {
+		num = proc_cgroups_num();
+		percpu = meminfo_percpu_kb();
+		if (num < num0 && percpu <= percpu0 + PERCPU_SLACK_KB)
+			break;
+		sleep_ms(100);
+	}
+	/* num0 counted the parent, which is gone now */
+	ksft_print_msg("num_cgroups %ld -> %ld, Percpu %ld -> %ld kB after %d ms\n",
+		       num0 - 1, num, percpu0, percpu, i * 100);
+	/*
+	 * One-sided: groups removed by an earlier test may still be freed
+	 * while this one runs, lowering both below their starting values.
+	 */
+	ksft_test_result(num < num0, "no_group_leaked\n");
+	ksft_test_result(percpu <= percpu0 + PERCPU_SLACK_KB,
+			 "percpu_memory_returns\n");
+
+	ksft_finished();
+}
