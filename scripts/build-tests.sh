@@ -33,6 +33,7 @@ for d in $SELFTESTS; do
 	[ -d "$mod" ] || continue
 	step "building test module $d/module against $variant"
 	# kbuild writes into M=, so build a copy (rsync keeps mtimes).
+	mkdir -p "$out/ktest-src/$d"
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$mod/" "$out/ktest-src/$d/"
 	make -s -C "$out" M="$out/ktest-src/$d" modules \
 		>"$BUILD/logs/$variant-module-$d.log" 2>&1 ||

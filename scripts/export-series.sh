@@ -5,8 +5,10 @@
 #
 # Every commit of this repository that changes an owned kernel file or
 # patches/ becomes one patch, with that commit's message as its changelog
-# (so such commits are written as kernel commits; "fixup! <subject>"
-# commits are folded into the patch they name). The patches are made with
+# (so such commits are written as kernel commits). "fixup! <subject>" and
+# "amend! <subject>" commits are squashed into the patch they name, as by
+# git rebase --autosquash (amend! also replaces its changelog, e.g. to add
+# measured figures). The patches are made with
 # git format-patch in build/outgoing.git, whose base commit holds the
 # pristine versions of just the files the series touches, so their index
 # lines carry upstream's blob ids and `git am` applies them to any 6.12
@@ -32,7 +34,8 @@ done | LC_ALL=C sort -u)
 
 rm -rf "$repo" "$outdir"
 git init -q "$repo"
-g() { git -C "$repo" -c user.name="cpuacct-scale export" -c user.email=export@invalid "$@"; }
+g() { git -C "$repo" -c user.name="$(git -C "$TOP" log -1 --format=%an)" \
+	-c user.email="$(git -C "$TOP" log -1 --format=%ae)" "$@"; }
 
 # Put the tree in the state of commit $1: pristine files, the owned files
 # of that commit, its patches applied.
@@ -46,10 +49,10 @@ materialize() {
 	done
 	[ -n "$c" ] || return 0
 	tmp=$(mktemp -d)
-	git -C "$TOP" archive "$c" -- $OWNED_DIRS $(git -C "$TOP" ls-tree --name-only "$c" patches) |
+	git -C "$TOP" archive "$c" -- $(git -C "$TOP" ls-tree --name-only "$c" -- $OWNED_DIRS patches) |
 		tar -x -C "$tmp"
-	(cd "$tmp" && for d in $OWNED_DIRS; do [ -d "$d" ] && find "$d" -type f; done) |
-		(cd "$tmp" && cpio -pdm --quiet "$repo")
+	(cd "$tmp" && for d in $OWNED_DIRS; do [ -d "$d" ] || continue; find "$d" -type f; done) |
+		(cd "$tmp" && cpio -pdmu --quiet "$repo")
 	if [ -f "$tmp/patches/series" ]; then
 		sed -e 's/#.*//' -e '/^\s*$/d' "$tmp/patches/series" | while read -r p; do
 			patch -s -p1 -N --no-backup-if-mismatch -d "$repo" <"$tmp/patches/$p" ||
@@ -67,31 +70,28 @@ base=$(g rev-parse HEAD)
 for c in $commits; do
 	materialize "$c"
 	g add -A
-	g diff --cached --quiet && continue	# e.g. the import of upstream copies
-	subject=$(git -C "$TOP" log -1 --format=%s "$c")
+	case $(git -C "$TOP" log -1 --format=%s "$c") in
+	"amend! "*) ;;
+	*) g diff --cached --quiet && continue ;;	# e.g. the import
+	esac
 	author=$(git -C "$TOP" log -1 --format='%an <%ae>' "$c")
 	date=$(git -C "$TOP" log -1 --format=%aD "$c")
-	case $subject in
-	"fixup! "*) g commit -q --amend --no-edit ;;
-	*) git -C "$TOP" log -1 --format=%B "$c" |
-		g commit -q --author="$author" --date="$date" -F - ;;
-	esac
+	git -C "$TOP" log -1 --format=%B "$c" |
+		g commit -q --allow-empty --author="$author" --date="$date" -F -
 done
+GIT_SEQUENCE_EDITOR=: g rebase -q -i --autosquash "$base" >/dev/null ||
+	die "fixup!/amend! commits do not squash cleanly"
 
 n=$(g rev-list --count "$base..HEAD")
 [ "$n" -gt 0 ] || die "the series is empty"
-cover=$(mktemp)
-cat >"$cover" <<-EOF
-	cpuacct, percpu_counter: scale CPU accounting
-
-	This series makes percpu_counter fold per-CPU deltas into an atomic64
-	global count without a spinlock, adds a batch scaled to the unit of
-	the values added, and gives cgroup-v1 cpuacct per-group context switch
-	counts, with documentation and kselftests.
-
-	Based on Linux $ver.
-	EOF
-g format-patch -q --cover-letter --cover-from-description=auto \
-	--description-file="$cover" -o "$outdir" "$base..HEAD" >/dev/null
-rm -f "$cover"
+g format-patch -q --cover-letter -o "$outdir" "$base..HEAD"
+# Fill in the cover letter's placeholders.
+blurb="This series makes percpu_counter fold per-CPU deltas into an atomic64\\
+global count without a spinlock, adds a batch scaled to the unit of the\\
+values added, and gives cgroup-v1 cpuacct per-group context switch counts,\\
+with documentation and kselftests.\\
+\\
+Based on Linux $ver."
+sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/cpuacct, percpu_counter: scale CPU accounting/' \
+	-e "s/\*\*\* BLURB HERE \*\*\*/$blurb/" "$outdir/0000-cover-letter.patch"
 step "exported $n patches to build/outgoing/"

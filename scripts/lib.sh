@@ -28,7 +28,8 @@ variant_tree() {
 # Files the series owns, relative to the tree root.
 owned_files() {
 	(cd "$TOP" && for d in $OWNED_DIRS; do
-		[ -d "$d" ] && find "$d" -type f
+		[ -d "$d" ] || continue
+		find "$d" -type f
 	done) | LC_ALL=C sort
 }
 
