@@ -5,6 +5,7 @@
 #   make                 build the patched kernel, boot it, show cpuacct at work
 #   make check           all tests: host checks of the series, then the
 #                        kselftests and test modules in the guest
+#   make bench           base vs patched vs nocpuacct: build/bench/report.md
 #   make series          export the series to build/outgoing/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #
@@ -50,6 +51,9 @@ check: initramfs-$(VARIANT)
 	@$(S)/ktap-summary.py $(BUILD)/logs/host-check.log \
 		$(BUILD)/logs/$(VARIANT)-check.log
 
+bench: initramfs-base initramfs-patched initramfs-nocpuacct
+	@$(S)/bench.sh
+
 series: src
 	@$(S)/export-series.sh
 
@@ -59,4 +63,4 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check series shell clean
+.PHONY: all deps src demo check bench series shell clean

@@ -37,8 +37,11 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$sum" ] || [ ! -f "$out/.config"
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags \
 		>"$BUILD/logs/$variant-config.log"
 	kmake olddefconfig >/dev/null
-	# A requested option that did not stick is a broken fragment.
+	# A requested option that did not stick is a broken fragment (the
+	# last fragment to name an option wins, as in merge_config.sh).
 	missing=$(cat $frags | sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' |
+		awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1]; order[n++] = $1 } }
+			 END { for (i = 0; i < n; i++) print v[order[i]] }' |
 		while IFS= read -r want; do
 			opt=${want%%=*}
 			have=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)

@@ -51,4 +51,4 @@ JOBS=${JOBS:-$(nproc)}
 
 # kselftest targets the series adds (each has a `config` fragment).
 SELFTESTS=$(cd "$TOP/tools/testing/selftests" 2>/dev/null && for d in */; do
-	[ -f "$d/Makefile" ] && echo "${d%/}"; done || true)
+	[ -f "$d/Makefile" ] && echo "${d%/}"; done | xargs)

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-report.py DIR: DIR/results.csv (scripts/bench.sh) -> DIR/report.md,
+# DIR/summary.csv and PNG plots (gnuplot). Medians with min-max over the
+# rounds; ratios patched/base and patched/nocpuacct; a verdict per row.
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+d = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(d, 'results.csv'))))
+vals = defaultdict(list)
+unit = {}
+meta = {}
+for r in rows:
+	key = (r['experiment'], r['metric'], r['kernel'])
+	vals[key].append(float(r['value']))
+	unit[(r['experiment'], r['metric'])] = r['unit']
+	meta[r['experiment']] = (r['mode'], r['vcpus'], r['host_cores'])
+
+
+def kver():
+	try:
+		log = open(os.path.join(d, 'logs', os.listdir(os.path.join(d, 'logs'))[0])).read()
+		m = re.search(r'ktest: shell on (\S+)|Linux version (\S+)', log)
+		return m.group(1) or m.group(2) if m else '6.12'
+	except (OSError, IndexError):
+		return '6.12'
+
+
+def qemu_version():
+	out = subprocess.run(['qemu-system-x86_64', '--version'],
+			     capture_output=True, text=True).stdout
+	return out.split('\n')[0].replace('QEMU emulator version ', '')
+
+
+def med(k):
+	v = vals.get(k)
+	return statistics.median(v) if v else None
+
+
+def fmt(k):
+	v = vals.get(k)
+	if not v:
+		return '-'
+	m = statistics.median(v)
+	if len(v) == 1:
+		return f'{m:,.0f}'
+	return f'{m:,.0f} [{min(v):,.0f}-{max(v):,.0f}]'
+
+
+def better_higher(u):
+	return u.endswith('/s')
+
+
+def verdict(exp, metric, mode):
+	b, p = vals.get((exp, metric, 'base')), vals.get((exp, metric, 'patched'))
+	if not b or not p:
+		return '-'
+	ratio = statistics.median(p) / statistics.median(b) if statistics.median(b) else 0
+	if mode == 'icount':
+		even = abs(ratio - 1) < 0.001
+	else:	# real time: even while the ranges overlap
+		even = not (min(p) > max(b) or max(p) < min(b))
+	if even:
+		return 'even'
+	ahead = (ratio > 1) == better_higher(unit[(exp, metric)])
+	return 'ahead' if ahead else 'behind'
+
+
+def ratio(exp, metric, a, b):
+	x, y = med((exp, metric, a)), med((exp, metric, b))
+	return f'{x / y:.4f}' if x is not None and y else '-'
+
+
+TITLES = {
+	'ctxsw': ('Context switches vs cgroup depth (pipe ping-pong, one CPU)',
+		  'seed 000: 61,720 -> 16,663,217 switches/s with the scaled batch '
+		  '(cpuacct off: 16,906,698); seed 001: hackbench +0.12% in the root; '
+		  'seed 003: neutral'),
+	'pcpu': ('percpu_counter under contention (test module, all vCPUs)',
+		 'seed 004: _sum 2.4x slower with atomic64 (2011); seed 000: '
+		 'TICK_NSEC adds 234x faster with the scaled batch'),
+	'pcpu-icount': ('percpu_counter uncontended costs (test module)',
+			'-'),
+	'mmap': ("mmap/munmap loop, one process per vCPU (seed 004's workload)",
+		 'seed 004: 1,226,976 -> 6,727,264 loops (5-6x) on 24 CPUs'),
+	'groups': ('Memory per cpuacct group (1000 groups)', '-'),
+}
+
+out = []
+out.append('# make bench report\n')
+out.append(f'Kernel {kver()}, QEMU {qemu_version()}; '
+	   'kernels: base (stock), patched (the series), nocpuacct '
+	   '(stock, CONFIG_CGROUP_CPUACCT=n). Values: median [min-max] over '
+	   'the rounds; icount rows are instruction-exact (one run).\n')
+summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
+	    'patched/base', 'patched/nocpuacct', 'verdict']]
+for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'groups']:
+	if exp not in meta:
+		continue
+	mode, vcpus, cores = meta[exp]
+	title, seed = TITLES[exp]
+	out.append(f'\n## {title}\n')
+	out.append(f'Mode: {mode}; {vcpus} vCPUs on {cores} host cores. '
+		   f'Seed headline: {seed}.\n')
+	out.append('| metric | unit | base | patched | nocpuacct | patched/base '
+		   '| patched/nocpuacct | patched is |')
+	out.append('|---|---|---|---|---|---|---|---|')
+	metrics = sorted({m for (e, m, _) in vals if e == exp},
+			 key=lambda m: [int(t) if t.isdigit() else t
+					for t in re.split(r'(\d+)', m)])
+	for m in metrics:
+		u = unit[(exp, m)]
+		v = verdict(exp, m, mode)
+		out.append(f'| {m} | {u} | {fmt((exp, m, "base"))} | '
+			   f'{fmt((exp, m, "patched"))} | {fmt((exp, m, "nocpuacct"))} | '
+			   f'{ratio(exp, m, "patched", "base")} | '
+			   f'{ratio(exp, m, "patched", "nocpuacct")} | {v} |')
+		summary.append([exp, m, u] + [str(med((exp, m, k)) or '')
+					      for k in ('base', 'patched', 'nocpuacct')] +
+			       [ratio(exp, m, 'patched', 'base'),
+				ratio(exp, m, 'patched', 'nocpuacct'), v])
+
+with open(os.path.join(d, 'summary.csv'), 'w', newline='') as f:
+	csv.writer(f).writerows(summary)
+
+# Plot: switches/s vs depth, one line per kernel.
+dat = os.path.join(d, 'ctxsw.dat')
+depths = sorted({int(m[len('ctxsw_depth'):]) for (e, m, _) in vals
+		 if e == 'ctxsw'})
+if depths:
+	with open(dat, 'w') as f:
+		f.write('# depth base patched nocpuacct\n')
+		for dep in depths:
+			row = [med(('ctxsw', f'ctxsw_depth{dep}', k)) for k in
+			       ('base', 'patched', 'nocpuacct')]
+			f.write(f'{dep} ' + ' '.join('NaN' if x is None else f'{x:.0f}'
+						     for x in row) + '\n')
+	# nocpuacct has no groups: its depth-0 rate is the floor, a flat line.
+	floor = med(('ctxsw', 'ctxsw_depth0', 'nocpuacct'))
+	gp = f'''set terminal png size 800,500
+set output '{os.path.join(d, 'ctxsw.png')}'
+set title 'Context switches per guest-second vs cpuacct depth (-icount shift=0)'
+set xlabel 'cgroup depth'
+set ylabel 'switches/s'
+set key bottom left
+set grid
+plot '{dat}' using 1:2 with linespoints title 'base (6.12)', \\
+     '{dat}' using 1:3 with linespoints title 'patched'''
+	if floor:
+		gp += f''', \\
+     {floor} with lines dashtype 2 title 'nocpuacct (floor)\''''
+	subprocess.run(['gnuplot'], input=gp + '\n', text=True, check=True)
+	out.append('\n![context switches vs depth](ctxsw.png)\n')
+
+with open(os.path.join(d, 'report.md'), 'w') as f:
+	f.write('\n'.join(out) + '\n')
+print('\n'.join(out))

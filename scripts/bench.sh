@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the base, patched and nocpuacct kernels side by side, same
+# initramfs jobs (scripts/guest/bench.sh), kernels interleaved within each
+# round. Results: build/bench/results.csv, then report.md and plots by
+# scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/bench
+rm -rf "$out"
+mkdir -p "$out/logs"
+csv=$out/results.csv
+echo "experiment,kernel,run,metric,value,unit,mode,vcpus,host_cores" >"$csv"
+
+if [ -n "${QUICK:-}" ]; then
+	rounds=2 pcpu_ms=300 mmap_ms=500
+else
+	rounds=5 pcpu_ms=1000 mmap_ms=2000
+fi
+
+# bench EXPERIMENT KERNEL ROUND MODE VCPUS ARGS: one boot, one experiment.
+bench() {
+	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6
+	local log=$out/logs/$exp-$k-$r.log
+	local icount=
+	[ "$mode" = icount ] && icount=-i
+	step "$exp: $k, round $r ($mode, -smp $smp)"
+	QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" $icount \
+		-a "$args" -l "$log" -t 900 ||
+		die "$exp on $k failed: $log"
+	sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
+		echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$(nproc)"
+	done >>"$csv"
+}
+
+# Real-time runs are noisy: several rounds, the kernels interleaved.
+rounds_of() {
+	local exp=$1 args=$2 r k
+	for r in $(seq "$rounds"); do
+		for k in base patched; do
+			bench "$exp" "$k" "$r" realtime 2 "$args"
+		done
+	done
+}
+
+# 1. Context switch cost vs cgroup depth: instruction-exact, one run.
+for k in base patched nocpuacct; do
+	bench ctxsw "$k" 1 icount 2 "ctxsw,500,1,0,1,2,3,4,8"
+done
+# 2 and 4. percpu_counter module: contention in real time (MTTCG), and
+# the uncontended costs under icount.
+rounds_of pcpu "pcpu,$pcpu_ms"
+for k in base patched; do
+	bench pcpu-icount "$k" 1 icount 2 "pcpu,200"
+done
+# 3. mmap/munmap loop (vm_committed_as), one process per vCPU.
+rounds_of mmap "mmap,$mmap_ms"
+# 6. Memory per cpuacct group.
+for k in base patched; do
+	bench groups "$k" 1 icount 2 "groups,1000"
+done
+
+python3 "$TOP/scripts/bench-report.py" "$out"
