@@ -57,6 +57,69 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 { }
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
+/*
+ * Folding a per-CPU delta into fbc->count is not a single atomic step: the
+ * delta is taken out of the per-CPU counter, added to fbc->count and only
+ * then is the per-CPU counter reset.  While that happens the per-CPU counter
+ * holds PERCPU_COUNTER_FOLDING, a value no per-CPU delta can take, as the
+ * fast paths keep every delta within [-INT_MAX, INT_MAX].  Readers treat it as
+ * "nothing pending here" (the delta is on its way into fbc->count); writers
+ * other than the owning CPU wait for it to go away.
+ */
+#define PERCPU_COUNTER_FOLDING	S32_MIN
+
+/*
+ * Move the delta in @pcount, plus @amount, into fbc->count.
+ *
+ * @pcount is this CPU's counter, and interrupts must be disabled so that
+ * nothing on this CPU sees the FOLDING marker; or it is the counter of a dead
+ * CPU.  The only other writer, percpu_counter_set(), uses cmpxchg() and waits
+ * for the marker to go away, so the delta is taken with xchg(): it can
+ * neither be lost to nor resurrected after a concurrent set.
+ */
+static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
+				s64 amount)
+{
+	s32 count;
+
+	lockdep_assert_irqs_disabled();
+
+	/* Full barrier: the marker is visible before the global update */
+	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
+	atomic64_add(count + amount, &fbc->count);
+	/* Pairs with smp_load_acquire() in percpu_counter_read_delta() */
+	smp_store_release(pcount, 0);
+}
+
+/*
+ * Read @cpu's delta of @fbc for an exact computation: wait for a fold in
+ * progress on that CPU to complete, which takes only a few instructions with
+ * interrupts disabled over there.
+ */
+static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
+{
+	s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+	s32 count;
+
+	/*
+	 * Acquire pairs with the release in percpu_counter_fold(): once the
+	 * fold is seen done, so is its update of fbc->count.
+	 */
+	while ((count = smp_load_acquire(pcount)) == PERCPU_COUNTER_FOLDING)
+		cpu_relax();
+	return count;
+}
+
+/*
+ * Set the counter to @amount and discard all per-CPU deltas.
+ *
+ * Adds that completed before the call are discarded, adds that start after
+ * it returned are counted.  A racing fold either completes before the global
+ * count is set, and is discarded with it, or takes its CPU's delta after
+ * that was reset, and then only carries adds that raced with the set.  As
+ * before, a fast path add racing with the reset of its own CPU's delta may
+ * undo that reset: the fast path is not atomic against other CPUs.
+ */
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
 	int cpu;
@@ -65,9 +128,17 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	for_each_possible_cpu(cpu) {
 		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		*pcount = 0;
+		s32 old = READ_ONCE(*pcount);
+
+		do {
+			while (old == PERCPU_COUNTER_FOLDING) {
+				cpu_relax();
+				old = READ_ONCE(*pcount);
+			}
+		} while (!try_cmpxchg(pcount, &old, 0));
 	}
-	fbc->count = amount;
+	/* Ordered after the cmpxchg()s above, which are full barriers */
+	atomic64_set(&fbc->count, amount);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_set);
@@ -98,15 +169,15 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	count = this_cpu_read(*fbc->counters);
 	do {
 		if (unlikely(abs(count + amount) >= batch)) {
-			raw_spin_lock_irqsave(&fbc->lock, flags);
+			local_irq_save(flags);
 			/*
 			 * Note: by now we might have migrated to another CPU
-			 * or the value might have changed.
+			 * or the value might have changed; the fold takes
+			 * whatever this CPU has pending.
 			 */
-			count = __this_cpu_read(*fbc->counters);
-			fbc->count += count + amount;
-			__this_cpu_sub(*fbc->counters, count);
-			raw_spin_unlock_irqrestore(&fbc->lock, flags);
+			percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters),
+					    amount);
+			local_irq_restore(flags);
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
@@ -114,7 +185,7 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 #else
 /*
  * local_irq_save() is used to make the function irq safe:
- * - The slow path would be ok as protected by an irq-safe spinlock.
+ * - The slow path folds with interrupts disabled, as it must.
  * - this_cpu_add would be ok as it is irq-safe by definition.
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
@@ -124,14 +195,10 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 
 	local_irq_save(flags);
 	count = __this_cpu_read(*fbc->counters) + amount;
-	if (abs(count) >= batch) {
-		raw_spin_lock(&fbc->lock);
-		fbc->count += count;
-		__this_cpu_sub(*fbc->counters, count - amount);
-		raw_spin_unlock(&fbc->lock);
-	} else {
+	if (abs(count) >= batch)
+		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), amount);
+	else
 		this_cpu_add(*fbc->counters, amount);
-	}
 	local_irq_restore(flags);
 }
 #endif
@@ -146,13 +213,11 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
 	unsigned long flags;
-	s64 count;
 
-	raw_spin_lock_irqsave(&fbc->lock, flags);
-	count = __this_cpu_read(*fbc->counters);
-	fbc->count += count;
-	__this_cpu_sub(*fbc->counters, count);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	local_irq_save(flags);
+	if (__this_cpu_read(*fbc->counters))
+		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
 
@@ -175,10 +240,19 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	ret = fbc->count;
+	ret = atomic64_read(&fbc->count);
+	/*
+	 * Folds no longer take the lock.  One that is caught between the
+	 * read above and the read of its CPU's delta below leaves that CPU's
+	 * counter at PERCPU_COUNTER_FOLDING or 0 and is missed, but never
+	 * counted twice: pairs with the full barrier in percpu_counter_fold().
+	 */
+	smp_rmb();
 	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		ret += *pcount;
+		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+
+		if (count != PERCPU_COUNTER_FOLDING)
+			ret += count;
 	}
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
@@ -208,7 +282,7 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].count = amount;
+		atomic64_set(&fbc[i].count, amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
 		debug_percpu_counter_activate(&fbc[i]);
@@ -272,13 +346,11 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
-		s32 *pcount;
+		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
 
-		raw_spin_lock(&fbc->lock);
-		pcount = per_cpu_ptr(fbc->counters, cpu);
-		fbc->count += *pcount;
-		*pcount = 0;
-		raw_spin_unlock(&fbc->lock);
+		/* Only percpu_counter_set() can still write it, to zero */
+		if (READ_ONCE(*pcount))
+			percpu_counter_fold(fbc, pcount, 0);
 	}
 	spin_unlock_irq(&percpu_counters_lock);
 #endif
@@ -323,14 +395,22 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  *
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
+ *
+ * Folds do not take fbc->lock, so the decision is committed with a cmpxchg
+ * on fbc->count: a fold or a limited add that changes fbc->count while the
+ * total is being computed makes us compute it again.  Folds in flight are
+ * waited for, so that the per-CPU deltas read add up exactly with the
+ * fbc->count that is committed against.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
 {
 	s64 count;
 	s64 unknown;
+	s64 total;
 	unsigned long flags;
 	bool good = false;
+	int cpu;
 
 	if (amount == 0)
 		return true;
@@ -339,57 +419,61 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	unknown = batch * num_online_cpus();
 	count = __this_cpu_read(*fbc->counters);
 
-	/* Skip taking the lock when safe */
+	/* Skip the global update when safe */
 	if (abs(count + amount) <= batch &&
-	    ((amount > 0 && fbc->count + unknown <= limit) ||
-	     (amount < 0 && fbc->count - unknown >= limit))) {
+	    ((amount > 0 && atomic64_read(&fbc->count) + unknown <= limit) ||
+	     (amount < 0 && atomic64_read(&fbc->count) - unknown >= limit))) {
 		this_cpu_add(*fbc->counters, amount);
 		local_irq_restore(flags);
 		return true;
 	}
 
 	raw_spin_lock(&fbc->lock);
-	count = fbc->count + amount;
+	/* Moving this CPU's delta into fbc->count leaves the total unchanged */
+	if (count)
+		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
 
-	/* Skip percpu_counter_sum() when safe */
-	if (amount > 0) {
-		if (count - unknown > limit)
-			goto out;
-		if (count + unknown <= limit)
-			good = true;
-	} else {
-		if (count + unknown < limit)
-			goto out;
-		if (count - unknown >= limit)
-			good = true;
-	}
+	count = atomic64_read(&fbc->count);
+	for (;;) {
+		total = count + amount;
 
-	if (!good) {
-		s32 *pcount;
-		int cpu;
-
-		for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-			pcount = per_cpu_ptr(fbc->counters, cpu);
-			count += *pcount;
-		}
+		/* Skip the exact sum when safe */
 		if (amount > 0) {
-			if (count > limit)
+			if (total - unknown > limit)
 				goto out;
+			good = total + unknown <= limit;
 		} else {
-			if (count < limit)
+			if (total + unknown < limit)
 				goto out;
+			good = total - unknown >= limit;
 		}
-		good = true;
-	}
 
-	count = __this_cpu_read(*fbc->counters);
-	fbc->count += count + amount;
-	__this_cpu_sub(*fbc->counters, count);
+		if (!good) {
+			/* Pairs with the full barrier in percpu_counter_fold() */
+			smp_rmb();
+			for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
+				total += percpu_counter_read_delta(fbc, cpu);
+			if ((amount > 0 && total > limit) ||
+			    (amount < 0 && total < limit)) {
+				/* Only fail on a total that was consistent */
+				total = atomic64_read(&fbc->count);
+				if (total == count)
+					goto out;
+				count = total;
+				continue;
+			}
+		}
+
+		if (atomic64_try_cmpxchg(&fbc->count, &count, count + amount))
+			break;
+	}
+	good = true;
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return good;
 }
+EXPORT_SYMBOL(__percpu_counter_limited_add);
 
 static int __init percpu_counter_startup(void)
 {

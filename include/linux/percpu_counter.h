@@ -7,6 +7,7 @@
  * WARNING: these things are HUGE.  4 kbytes per counter on 32-way P4.
  */
 
+#include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <linux/smp.h>
 #include <linux/list.h>
@@ -21,7 +22,7 @@
 
 struct percpu_counter {
 	raw_spinlock_t lock;
-	s64 count;
+	atomic64_t count;
 #ifdef CONFIG_HOTPLUG_CPU
 	struct list_head list;	/* All percpu_counters are on a list */
 #endif
@@ -107,7 +108,7 @@ static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
-	return fbc->count;
+	return atomic64_read(&fbc->count);
 }
 
 /*
@@ -117,8 +118,7 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
  */
 static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
-	/* Prevent reloads of fbc->count */
-	s64 ret = READ_ONCE(fbc->count);
+	s64 ret = atomic64_read(&fbc->count);
 
 	if (ret >= 0)
 		return ret;
@@ -133,7 +133,7 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 #else /* !CONFIG_SMP */
 
 struct percpu_counter {
-	s64 count;
+	atomic64_t count;
 };
 
 static inline int percpu_counter_init_many(struct percpu_counter *fbc,
@@ -143,7 +143,7 @@ static inline int percpu_counter_init_many(struct percpu_counter *fbc,
 	u32 i;
 
 	for (i = 0; i < nr_counters; i++)
-		fbc[i].count = amount;
+		atomic64_set(&fbc[i].count, amount);
 
 	return 0;
 }
@@ -165,14 +165,16 @@ static inline void percpu_counter_destroy(struct percpu_counter *fbc)
 
 static inline void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
-	fbc->count = amount;
+	atomic64_set(&fbc->count, amount);
 }
 
 static inline int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)
 {
-	if (fbc->count > rhs)
+	s64 count = atomic64_read(&fbc->count);
+
+	if (count > rhs)
 		return 1;
-	else if (fbc->count < rhs)
+	else if (count < rhs)
 		return -1;
 	else
 		return 0;
@@ -187,11 +189,7 @@ __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 static inline void
 percpu_counter_add(struct percpu_counter *fbc, s64 amount)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	fbc->count += amount;
-	local_irq_restore(flags);
+	atomic64_add(amount, &fbc->count);
 }
 
 static inline bool
@@ -205,10 +203,10 @@ percpu_counter_limited_add(struct percpu_counter *fbc, s64 limit, s64 amount)
 		return true;
 
 	local_irq_save(flags);
-	count = fbc->count + amount;
+	count = atomic64_read(&fbc->count) + amount;
 	if ((amount > 0 && count <= limit) ||
 	    (amount < 0 && count >= limit)) {
-		fbc->count = count;
+		atomic64_set(&fbc->count, count);
 		good = true;
 	}
 	local_irq_restore(flags);
@@ -230,7 +228,7 @@ percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
-	return fbc->count;
+	return atomic64_read(&fbc->count);
 }
 
 /*
@@ -239,7 +237,7 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
  */
 static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
-	return fbc->count;
+	return atomic64_read(&fbc->count);
 }
 
 static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
