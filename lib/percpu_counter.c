@@ -123,9 +123,7 @@ static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
 	int cpu;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&fbc->lock, flags);
 	for_each_possible_cpu(cpu) {
 		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
 		s32 old = READ_ONCE(*pcount);
@@ -139,7 +137,6 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 	}
 	/* Ordered after the cmpxchg()s above, which are full barriers */
 	atomic64_set(&fbc->count, amount);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_set);
 
@@ -232,21 +229,27 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * By including dying CPUs in the iteration mask, we avoid this race condition
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
+ *
+ * No lock is taken, so concurrent adds and folds are never held up.  The
+ * global count is read first, then each CPU's delta.  A delta that is folded
+ * into the global count between those two reads is missed: a CPU's counter
+ * that is being folded reads as PERCPU_COUNTER_FOLDING (taken as 0) or as
+ * the value after the fold.  Nothing is ever counted twice: a delta still
+ * seen in a per-CPU counter has not yet reached the global count as read,
+ * because the fold's xchg() orders the marker before its global update and
+ * smp_rmb() orders our reads.  Folds only take whole deltas, and the first
+ * fold on a CPU after the global count was read takes the only delta that
+ * can contain adds that completed before this call; later folds on that CPU
+ * only carry adds that raced with this call.  See percpu_counter_sum() for
+ * the resulting error bound.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	int cpu;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&fbc->lock, flags);
 	ret = atomic64_read(&fbc->count);
-	/*
-	 * Folds no longer take the lock.  One that is caught between the
-	 * read above and the read of its CPU's delta below leaves that CPU's
-	 * counter at PERCPU_COUNTER_FOLDING or 0 and is missed, but never
-	 * counted twice: pairs with the full barrier in percpu_counter_fold().
-	 */
+	/* Pairs with the full barrier in percpu_counter_fold() */
 	smp_rmb();
 	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
 		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
@@ -254,11 +257,14 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 		if (count != PERCPU_COUNTER_FOLDING)
 			ret += count;
 	}
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
+/*
+ * @key is unused: percpu_counters no longer have a lock.  It is kept so that
+ * the prototype, and with it every caller, stays the same.
+ */
 int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
 			       struct lock_class_key *key)
@@ -277,8 +283,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 	}
 
 	for (i = 0; i < nr_counters; i++) {
-		raw_spin_lock_init(&fbc[i].lock);
-		lockdep_set_class(&fbc[i].lock, key);
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
@@ -396,11 +400,14 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
  *
- * Folds do not take fbc->lock, so the decision is committed with a cmpxchg
- * on fbc->count: a fold or a limited add that changes fbc->count while the
- * total is being computed makes us compute it again.  Folds in flight are
- * waited for, so that the per-CPU deltas read add up exactly with the
- * fbc->count that is committed against.
+ * There is no lock: the decision is committed with a cmpxchg on fbc->count,
+ * so a fold or another limited add that changes fbc->count while the total
+ * is being computed makes us compute it again.  Folds in flight are waited
+ * for, so that the per-CPU deltas read add up exactly with the fbc->count
+ * that is committed against: limited adds that take this slow path (all
+ * those beyond the batch do) never overshoot the limit together.  As before,
+ * the fast path, taken while fbc->count is more than batch *
+ * num_online_cpus() away from the limit, is not serialised against it.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -428,7 +435,6 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 	}
 
-	raw_spin_lock(&fbc->lock);
 	/* Moving this CPU's delta into fbc->count leaves the total unchanged */
 	if (count)
 		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
@@ -469,7 +475,6 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	}
 	good = true;
 out:
-	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return good;
 }

@@ -20,8 +20,14 @@
 
 #ifdef CONFIG_SMP
 
+/*
+ * The value of a percpu_counter is @count plus the sum of the per-CPU deltas
+ * in @counters.  An add changes only its CPU's delta, unless that would reach
+ * the batch: then the delta and the amount are folded into @count with atomic
+ * operations, taking no lock.  Deltas are thus always smaller than the batch
+ * in magnitude (at most the batch after __percpu_counter_limited_add()).
+ */
 struct percpu_counter {
-	raw_spinlock_t lock;
 	atomic64_t count;
 #ifdef CONFIG_HOTPLUG_CPU
 	struct list_head list;	/* All percpu_counters are on a list */
@@ -35,13 +41,9 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
 			       struct lock_class_key *key);
 
+/* percpu_counters have no lock: there is no lock class key to pass */
 #define percpu_counter_init_many(fbc, value, gfp, nr_counters)		\
-	({								\
-		static struct lock_class_key __key;			\
-									\
-		__percpu_counter_init_many(fbc, value, gfp, nr_counters,\
-					   &__key);			\
-	})
+	__percpu_counter_init_many(fbc, value, gfp, nr_counters, NULL)
 
 
 #define percpu_counter_init(fbc, value, gfp)				\
@@ -101,11 +103,57 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
+/**
+ * percpu_counter_sum - precise value of a percpu_counter
+ * @fbc: the counter
+ *
+ * Adds all the per-CPU deltas to the global count, without taking a lock.
+ *
+ * On a counter that nobody updates concurrently the result is exact.  While
+ * adds are in flight it is the exact total of a set of adds that
+ *  - contains no add that had not started when percpu_counter_sum() returned,
+ *    and counts each add at most once;
+ *  - contains every add that had completed before percpu_counter_sum() was
+ *    called, except that for each CPU the delta that CPU had pending when
+ *    the call began may be missed, if it is folded into the global count
+ *    while the sum runs.  Only that one delta per CPU: later folds carry only
+ *    adds that raced with the call.
+ * A pending delta is less than the batch in magnitude: |delta| <= batch - 1
+ * with percpu_counter_add_batch(), where batch is the largest batch used on
+ * the counter (percpu_counter_batch for percpu_counter_add()), and
+ * |delta| <= batch with __percpu_counter_limited_add().  So for a counter
+ * that is only ever added non-negative amounts, if C is the total of the
+ * adds completed before the call and S the total of those started before it
+ * returned, the result r satisfies
+ *
+ *	C - nr * (batch - 1) <= r <= S
+ *
+ * where nr is the number of CPUs online at some time during the call
+ * (num_online_cpus() without CPU hotplug).  The error is one-sided: nothing
+ * is ever counted twice.  A sum that races with percpu_counter_set() may see
+ * the old global count with some per-CPU deltas already discarded.
+ *
+ * Return: the sum, which may be negative.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
 }
 
+/**
+ * percpu_counter_read - quick, approximate value of a percpu_counter
+ * @fbc: the counter
+ *
+ * Returns the global count only.  It is a single atomic64_read(), which
+ * does not tear on 32-bit machines, but it does not include the per-CPU
+ * deltas: it differs from the value percpu_counter_sum() would return by
+ * their sum, so by less than batch * nr in magnitude, with batch and nr as
+ * for percpu_counter_sum() (at most batch * nr if
+ * __percpu_counter_limited_add() is used).  For percpu_counter_add() this is
+ * less than percpu_counter_batch * num_online_cpus().
+ *
+ * Return: the global count, which may be negative.
+ */
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
 	return atomic64_read(&fbc->count);
