@@ -79,6 +79,7 @@ struct cpuacct root_cpuacct = {
 	.cpustat	= &kernel_cpustat,
 	.cpuusage	= &root_cpuacct_cpuusage,
 };
+
 /* cpuacct_count_switch() compares a task's css with &root_cpuacct */
 static_assert(offsetof(struct cpuacct, css) == 0);
 
