@@ -144,18 +144,20 @@ if depths:
 						     for x in row) + '\n')
 	# nocpuacct has no groups: its depth-0 rate is the floor, a flat line.
 	floor = med(('ctxsw', 'ctxsw_depth0', 'nocpuacct'))
-	gp = f'''set terminal png size 800,500
-set output '{os.path.join(d, 'ctxsw.png')}'
-set title 'Context switches per guest-second vs cpuacct depth (-icount shift=0)'
-set xlabel 'cgroup depth'
-set ylabel 'switches/s'
-set key bottom left
-set grid
-plot '{dat}' using 1:2 with linespoints title 'base (6.12)', \\
-     '{dat}' using 1:3 with linespoints title 'patched'''
+	plots = [f"'{dat}' using 1:2 with linespoints title 'base (6.12)'",
+		 f"'{dat}' using 1:3 with linespoints title 'patched'"]
 	if floor:
-		gp += f''', \\
-     {floor} with lines dashtype 2 title 'nocpuacct (floor)\''''
+		plots.append(f"{floor} with lines dashtype 2 title 'nocpuacct (floor)'")
+	gp = '\n'.join([
+		'set terminal png size 800,500',
+		f"set output '{os.path.join(d, 'ctxsw.png')}'",
+		"set title 'Context switches per guest-second vs cpuacct depth (-icount shift=0)'",
+		"set xlabel 'cgroup depth'",
+		"set ylabel 'switches/s'",
+		'set key bottom left',
+		'set grid',
+		'set offsets 0, 0, 400, 400',
+		'plot ' + ', '.join(plots)])
 	subprocess.run(['gnuplot'], input=gp + '\n', text=True, check=True)
 	out.append('\n![context switches vs depth](ctxsw.png)\n')
 
