@@ -21,7 +21,11 @@ git -C "$TOP" rev-parse --verify -q HEAD >/dev/null || die "no commits to export
 repo=$BUILD/outgoing.git
 outdir=$BUILD/outgoing
 ver=$(make -s -C "$SRC_PRISTINE" kernelversion)
-commits=$(git -C "$TOP" log --reverse --format=%H -- $OWNED_DIRS patches)
+# The commits that change the series, and amend! ones, which may only
+# change a changelog (so touch no file).
+series_commits=$( (git -C "$TOP" log --format=%H -- $OWNED_DIRS patches
+	git -C "$TOP" log --format=%H --grep='^amend! ') | sort -u)
+commits=$(git -C "$TOP" log --reverse --format=%H | grep -Fx "$series_commits")
 
 # Paths the series touches at any point of its history.
 touched=$(for c in $commits; do
