@@ -23,6 +23,7 @@
 #define RUN_NS		(100 * 1000 * 1000ULL)
 #define REPEAT		10
 #define MIN_RATIO	0.90
+#define ROUNDS		3
 #define MAX_DEPTH	8
 
 static int depths[MAX_DEPTH + 1] = { 0, 1, 3, 8 };
@@ -64,15 +65,41 @@ static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 					   MAX_DEPTH);
 }
 
+/* One run at each depth, in a rotating order; keeps the best rates. */
+static bool measure_all(char **cg, int cpu, unsigned long long run_ns,
+			int rep, double *best)
+{
+	struct pp_result r;
+	bool ok = true;
+
+	for (unsigned int i = 0; i < nr_depths; i++) {
+		unsigned int d = (i + rep) % nr_depths;
+		struct pp_spec spec = {
+			.cg = cg[d], .cpu = cpu,
+			.duration_ns = run_ns,
+		};
+		double rate;
+
+		if (pingpong(&spec, &r) || !r.elapsed_ns) {
+			ksft_print_msg("depth %d: ping-pong failed\n", depths[d]);
+			ok = false;
+			continue;
+		}
+		rate = 2.0 * r.rounds * NSEC_PER_SEC / r.elapsed_ns;
+		if (rate > best[d])
+			best[d] = rate;
+	}
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	double best[MAX_DEPTH + 1] = { 0 };
 	char *cg[MAX_DEPTH + 1], name[512];
 	unsigned long long run_ns = RUN_NS;
 	int repeat = REPEAT;
-	struct pp_result r;
-	unsigned int d, i;
-	int level, cpu, rep;
+	unsigned int d;
+	int level, cpu, rep, round;
 	bool have_cpuacct;
 	bool ok = true;
 
@@ -104,25 +131,19 @@ int main(int argc, char **argv)
 
 	/* Not the first CPU, if there is another: it takes device interrupts. */
 	cpu = allowed_cpu(1);
-	for (rep = 0; rep < repeat; rep++) {
-		for (i = 0; i < nr_depths; i++) {
-			unsigned int d = (i + rep) % nr_depths;
-			struct pp_spec spec = {
-				.cg = cg[d], .cpu = cpu,
-				.duration_ns = run_ns,
-			};
-			double rate;
-
-			if (pingpong(&spec, &r) || !r.elapsed_ns) {
-				ksft_print_msg("depth %d: ping-pong failed\n",
-					       depths[d]);
-				ok = false;
-				continue;
-			}
-			rate = 2.0 * r.rounds * NSEC_PER_SEC / r.elapsed_ns;
-			if (rate > best[d])
-				best[d] = rate;
-		}
+	/*
+	 * Load on the host can slow any run of an emulated guest: if depth 8
+	 * looks too slow, measure another round, keeping the best runs.  A
+	 * real regression (a lock, a quadratic walk) fails every round.
+	 */
+	for (round = 0; round < (argc > 1 ? 1 : ROUNDS); round++) {
+		if (round)
+			ksft_print_msg("depth 8 / depth 0: %.3f, measuring again\n",
+				       best[nr_depths - 1] / best[0]);
+		for (rep = 0; rep < repeat; rep++)
+			ok &= measure_all(cg, cpu, run_ns, rep, best);
+		if (best[0] > 0 && best[nr_depths - 1] >= MIN_RATIO * best[0])
+			break;
 	}
 
 	for (d = 0; d < nr_depths; d++)
