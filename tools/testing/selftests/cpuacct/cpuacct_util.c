@@ -287,6 +287,229 @@ bad:
 	return -1;
 }
 
+static int snap_cpus[CG_MAX_CPUS], snap_ncpus;
+
+static int snap_percpu(const char *cg, const char *file, uint64_t *vals)
+{
+	int n;
+
+	if (!snap_ncpus)
+		snap_ncpus = possible_cpus(snap_cpus, CG_MAX_CPUS);
+	n = cg_read_percpu(cg, file, vals, CG_MAX_CPUS);
+	if (n != snap_ncpus) {
+		ksft_print_msg("%s/%s: %d values, %d possible CPUs\n",
+			       cg, file, n, snap_ncpus);
+		return -1;
+	}
+	return 0;
+}
+
+/* cpuacct.usage_all: "cpu user system\n", then "<cpu> <user> <sys>\n". */
+static int snap_usage_all(const char *cg, struct cg_snap *s)
+{
+	char buf[64 * CG_MAX_CPUS], *line, *save;
+	unsigned long long u, y;
+	int i = 0, cpu, pos;
+
+	if (cg_read(cg, "cpuacct.usage_all", buf, sizeof(buf)) <= 0)
+		return -1;
+	if (strncmp(buf, "cpu user system\n", 16))
+		goto bad;
+	for (line = strtok_r(buf + 16, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), i++) {
+		if (i == snap_ncpus ||
+		    sscanf(line, "%d %llu %llu%n", &cpu, &u, &y, &pos) != 3 ||
+		    line[pos] || cpu != snap_cpus[i])
+			goto bad;
+		s->all_user[i] = u;
+		s->all_sys[i] = y;
+	}
+	if (i != snap_ncpus)
+		goto bad;
+	return 0;
+bad:
+	ksft_print_msg("%s/cpuacct.usage_all: bad format\n", cg);
+	return -1;
+}
+
+int cg_snap_read(const char *cg, struct cg_snap *s)
+{
+	static int has_sw = -1;
+
+	if (has_sw < 0)
+		has_sw = cg_has_nr_switches();
+	memset(s, 0, sizeof(*s));
+	if (cg_read_u64(cg, "cpuacct.usage", &s->usage) ||
+	    cg_read_u64(cg, "cpuacct.usage_user", &s->user) ||
+	    cg_read_u64(cg, "cpuacct.usage_sys", &s->sys) ||
+	    snap_percpu(cg, "cpuacct.usage_percpu", s->pc_usage) ||
+	    snap_percpu(cg, "cpuacct.usage_percpu_user", s->pc_user) ||
+	    snap_percpu(cg, "cpuacct.usage_percpu_sys", s->pc_sys) ||
+	    snap_usage_all(cg, s))
+		return -1;
+	if (has_sw &&
+	    (cg_read_u64(cg, "cpuacct.nr_switches", &s->sw) ||
+	     snap_percpu(cg, "cpuacct.nr_switches_percpu", s->pc_sw)))
+		return -1;
+	return 0;
+}
+
+int cg_snap_read_stat(const char *cg, struct cg_snap *s)
+{
+	unsigned long long u, y;
+	char buf[256];
+	int pos = -1;
+
+	if (cg_read(cg, "cpuacct.stat", buf, sizeof(buf)) <= 0)
+		return -1;
+	if (sscanf(buf, "user %llu\nsystem %llu\n%n", &u, &y, &pos) != 2 ||
+	    pos < 0 || buf[pos]) {
+		ksft_print_msg("%s/cpuacct.stat: bad format '%s'\n", cg, buf);
+		return -1;
+	}
+	s->stat_user = u;
+	s->stat_sys = y;
+	return 0;
+}
+
+bool cg_snap_is_zero(const struct cg_snap *s)
+{
+	int i;
+
+	if (s->usage || s->user || s->sys || s->sw)
+		return false;
+	for (i = 0; i < snap_ncpus; i++)
+		if (s->pc_usage[i] || s->pc_user[i] || s->pc_sys[i] ||
+		    s->pc_sw[i] || s->all_user[i] || s->all_sys[i])
+			return false;
+	return true;
+}
+
+bool cg_snap_consistent(const char *cg, const struct cg_snap *s)
+{
+	uint64_t usage = 0, user = 0, sys = 0, sw = 0;
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < snap_ncpus; i++) {
+		usage += s->pc_usage[i];
+		user += s->pc_user[i];
+		sys += s->pc_sys[i];
+		sw += s->pc_sw[i];
+		if (s->all_user[i] != s->pc_user[i] ||
+		    s->all_sys[i] != s->pc_sys[i]) {
+			ksft_print_msg("%s: usage_all cpu %d differs from usage_percpu_user/sys\n",
+				       cg, snap_cpus[i]);
+			ok = false;
+		}
+	}
+	if (usage != s->usage || user != s->user || sys != s->sys ||
+	    sw != s->sw) {
+		ksft_print_msg("%s: totals differ from per-CPU sums\n", cg);
+		ok = false;
+	}
+	return ok;
+}
+
+/* Counter @which of @s: i == -1 the total, else the i-th possible CPU's */
+static uint64_t snap_get(const struct cg_snap *s, int which, int i)
+{
+	switch (which) {
+	case CG_USAGE:
+		return i < 0 ? s->usage : s->pc_usage[i];
+	case CG_USER:
+		return i < 0 ? s->user : s->pc_user[i];
+	case CG_SYS:
+		return i < 0 ? s->sys : s->pc_sys[i];
+	default:
+		return i < 0 ? s->sw : s->pc_sw[i];
+	}
+}
+
+bool cg_snap_sum_ok(const char *cg, const struct cg_snap *parent,
+		    const struct cg_snap * const *kids, int n, int which)
+{
+	static const char * const what[] = {
+		"usage", "usage_user", "usage_sys", "nr_switches",
+	};
+	bool ok = true;
+	int f, i, k;
+
+	for (f = 0; f < 4; f++) {
+		if (!(which & (1 << f)))
+			continue;
+		for (i = -1; i < snap_ncpus; i++) {
+			uint64_t sum = 0;
+
+			for (k = 0; k < n; k++)
+				sum += snap_get(kids[k], 1 << f, i);
+			if (snap_get(parent, 1 << f, i) != sum) {
+				ksft_print_msg("%s %s cpu idx %d: %llu != children's %llu\n",
+					       cg, what[f], i,
+					       (unsigned long long)snap_get(parent, 1 << f, i),
+					       (unsigned long long)sum);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
+void cg_tree_create(struct cg_tree *t, const char *what)
+{
+	char name[PATH_MAX];
+	int g;
+
+	t->cg = calloc(t->n, sizeof(*t->cg));
+	t->snaps = calloc(t->n, sizeof(*t->snaps));
+	if (!t->cg || !t->snaps)
+		ksft_exit_fail_msg("out of memory\n");
+	for (g = 0; g < t->n; g++) {
+		snprintf(name, sizeof(name), "%s%s", cg_test_name(what),
+			 t->names[g]);
+		t->cg[g] = cg_create(name);
+		if (!t->cg[g])
+			ksft_exit_fail_msg("cannot create %s\n", name);
+	}
+}
+
+int cg_tree_settle(struct cg_tree *t)
+{
+	struct cg_snap *prev = calloc(t->n, sizeof(*prev));
+	int g, i, stable = 0;
+
+	if (!prev)
+		return -1;
+	for (i = 0; i < 40 && !stable; i++) {
+		memcpy(prev, t->snaps, t->n * sizeof(*prev));
+		for (g = 0; g < t->n; g++)
+			if (cg_snap_read(t->cg[g], &t->snaps[g]))
+				goto out;
+		stable = i && !memcmp(prev, t->snaps, t->n * sizeof(*prev));
+		if (!stable)
+			sleep_ms(50);
+	}
+out:
+	free(prev);
+	return stable ? 0 : -1;
+}
+
+bool cg_tree_sums_ok(const struct cg_tree *t, int p, int which)
+{
+	const struct cg_snap **kids = calloc(t->n, sizeof(*kids));
+	int g, n = 0;
+	bool ok;
+
+	if (!kids)
+		return false;
+	for (g = 0; g < t->n; g++)
+		if (t->parent_of[g] == p)
+			kids[n++] = &t->snaps[g];
+	ok = cg_snap_sum_ok(t->cg[p], &t->snaps[p], kids, n, which);
+	free(kids);
+	return ok;
+}
+
 int cg_write(const char *cg, const char *file, const char *buf, size_t len)
 {
 	char path[PATH_MAX];

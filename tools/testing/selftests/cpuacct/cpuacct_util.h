@@ -63,6 +63,63 @@ uint64_t now_ns(void);
 void sleep_ms(long ms);
 
 /*
+ * Every counter of one group, as its cpuacct files show it.  Per-CPU
+ * arrays are indexed like possible_cpus(); sw and pc_sw stay 0 on kernels
+ * without cpuacct.nr_switches.
+ */
+struct cg_snap {
+	uint64_t usage, user, sys, sw;
+	uint64_t pc_usage[CG_MAX_CPUS], pc_user[CG_MAX_CPUS];
+	uint64_t pc_sys[CG_MAX_CPUS], pc_sw[CG_MAX_CPUS];
+	uint64_t all_user[CG_MAX_CPUS], all_sys[CG_MAX_CPUS];
+	uint64_t stat_user, stat_sys;
+};
+
+/* Counters cg_snap_sum_ok() compares */
+#define CG_USAGE	0x1
+#define CG_USER		0x2
+#define CG_SYS		0x4
+#define CG_SW		0x8
+
+/* Every file but cpuacct.stat, each checked for its exact format. */
+int cg_snap_read(const char *cg, struct cg_snap *s);
+/* cpuacct.stat, in USER_HZ, into stat_user and stat_sys. */
+int cg_snap_read_stat(const char *cg, struct cg_snap *s);
+bool cg_snap_is_zero(const struct cg_snap *s);
+/* Totals are the per-CPU sums; usage_all is usage_percpu_user/sys. */
+bool cg_snap_consistent(const char *cg, const struct cg_snap *s);
+/*
+ * Are @which counters of @parent, the totals and each CPU's, exactly the
+ * sums of the @n @kids'?  Says which is not on the test output.
+ */
+bool cg_snap_sum_ok(const char *cg, const struct cg_snap *parent,
+		    const struct cg_snap * const *kids, int n, int which);
+
+/*
+ * A test's tree of @n groups: @names[i] is group i's path below the
+ * test's top group (cg_test_name(@what)), "" for the top group itself,
+ * parents first; @parent_of[i] is the index of its parent, -1 for the top.
+ */
+struct cg_tree {
+	int n;
+	const char * const *names;
+	const int *parent_of;
+	char **cg;		/* full paths, filled by cg_tree_create() */
+	struct cg_snap *snaps;	/* filled by cg_tree_settle() */
+};
+
+/* Create the groups; exits the test on failure. */
+void cg_tree_create(struct cg_tree *t, const char *what);
+/*
+ * Snapshot every group until two snapshots 50 ms apart are identical:
+ * tasks that were charged to them are reaped, but their final switch or
+ * tick may still be charging.  Returns 0 once stable.
+ */
+int cg_tree_settle(struct cg_tree *t);
+/* Is every @which counter of group @p the sum of its children's? */
+bool cg_tree_sums_ok(const struct cg_tree *t, int p, int which);
+
+/*
  * Read the u64 @file of @n groups until two reads @ms apart agree, at most
  * @tries times: the tasks that were charged to them have exited, but their
  * last switch or tick may still be in flight.  Returns 0 once stable.

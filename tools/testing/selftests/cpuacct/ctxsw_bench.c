@@ -3,13 +3,14 @@
  * Context switch throughput of a pipe ping-pong between two tasks pinned
  * to one CPU (cpuacct_util.h), in the root group (depth 0) and in groups
  * at depth 1, 3 and 8.  A switch away from a task charges its group and
- * every ancestor, so the cost grows with the depth; it must stay small:
- * depth 8 must keep at least 90% of the depth 0 rate.
+ * every ancestor, so the cost grows with the depth.
  *
- * A round trip is 2 switches.  Each depth is measured REPEAT times for
- * RUN_NS, interleaved in a rotating order, and the best run is reported:
- * noise (other load on a shared or emulated machine) only ever slows a
- * run down, so the best run is the one closest to the cost of the code.  Results are printed as
+ * A benchmark, not a test (make bench runs it): it reports and never
+ * judges; it fails only if a ping-pong does.  A round trip is 2 switches.
+ * Each depth is measured REPEAT times for RUN_NS, interleaved in a
+ * rotating order, and the best run is reported: noise (other load on a
+ * shared or emulated machine) only ever slows a run down, so the best run
+ * is the one closest to the cost of the code.  Results are printed as
  * "# bench: ctxsw_depth<N>=<value> switches/s".
  */
 #define _GNU_SOURCE
@@ -22,17 +23,15 @@
 
 #define RUN_NS		(100 * 1000 * 1000ULL)
 #define REPEAT		10
-#define MIN_RATIO	0.90
-#define ROUNDS		3
 #define MAX_DEPTH	8
 
 static int depths[MAX_DEPTH + 1] = { 0, 1, 3, 8 };
 static unsigned int nr_depths = 4;
 
 /*
- * Options, for the benchmark (make bench): -t run length in ms, -r number
- * of runs, -d comma-separated depths.  Under -icount one short run per
- * depth is exact.  Without cpuacct, only depth 0 is measured (the floor).
+ * Options: -t run length in ms, -r number of runs, -d comma-separated
+ * depths.  Under -icount one short run per depth is exact.  Without
+ * cpuacct, only depth 0 is measured (the floor).
  */
 static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 		       int *repeat)
@@ -55,14 +54,17 @@ static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 				depths[nr_depths++] = atoi(tok);
 			break;
 		default:
-			ksft_exit_fail_msg("usage: %s [-t ms] [-r runs] [-d depths]\n",
-					   argv[0]);
+			fprintf(stderr, "usage: %s [-t ms] [-r runs] [-d depths]\n",
+				argv[0]);
+			exit(2);
 		}
 	}
 	for (unsigned int d = 0; d < nr_depths; d++)
-		if (depths[d] < 0 || depths[d] > MAX_DEPTH)
-			ksft_exit_fail_msg("depth %d out of 0..%d\n", depths[d],
-					   MAX_DEPTH);
+		if (depths[d] < 0 || depths[d] > MAX_DEPTH) {
+			fprintf(stderr, "depth %d out of 0..%d\n", depths[d],
+				MAX_DEPTH);
+			exit(2);
+		}
 }
 
 /* One run at each depth, in a rotating order; keeps the best rates. */
@@ -81,7 +83,7 @@ static bool measure_all(char **cg, int cpu, unsigned long long run_ns,
 		double rate;
 
 		if (pingpong(&spec, &r) || !r.elapsed_ns) {
-			ksft_print_msg("depth %d: ping-pong failed\n", depths[d]);
+			fprintf(stderr, "depth %d: ping-pong failed\n", depths[d]);
 			ok = false;
 			continue;
 		}
@@ -99,20 +101,16 @@ int main(int argc, char **argv)
 	unsigned long long run_ns = RUN_NS;
 	int repeat = REPEAT;
 	unsigned int d;
-	int level, cpu, rep, round;
+	int level, cpu, rep;
 	bool have_cpuacct;
 	bool ok = true;
 
 	parse_args(argc, argv, &run_ns, &repeat);
-	ksft_print_header();
 	have_cpuacct = !cg_setup();
 	if (!have_cpuacct) {
-		if (argc == 1)
-			ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
 		nr_depths = 1;
 		depths[0] = 0;
 	}
-	ksft_set_plan(1);
 
 	/* A chain of 8 groups; depth 0 is the caller's group (the root). */
 	snprintf(name, sizeof(name), "%s", cg_test_name("ctxsw"));
@@ -121,8 +119,10 @@ int main(int argc, char **argv)
 	for (level = 1; have_cpuacct && level <= MAX_DEPTH; level++) {
 		char *path = cg_create(name);
 
-		if (!path)
-			ksft_exit_fail_msg("cannot create %s\n", name);
+		if (!path) {
+			fprintf(stderr, "cannot create %s\n", name);
+			return 1;
+		}
 		for (d = 0; d < nr_depths; d++)
 			if (depths[d] == level)
 				cg[d] = path;
@@ -131,34 +131,10 @@ int main(int argc, char **argv)
 
 	/* Not the first CPU, if there is another: it takes device interrupts. */
 	cpu = allowed_cpu(1);
-	/*
-	 * Load on the host can slow any run of an emulated guest: if depth 8
-	 * looks too slow, measure another round, keeping the best runs.  A
-	 * real regression (a lock, a quadratic walk) fails every round.
-	 */
-	for (round = 0; round < (argc > 1 ? 1 : ROUNDS); round++) {
-		if (round)
-			ksft_print_msg("depth 8 / depth 0: %.3f, measuring again\n",
-				       best[nr_depths - 1] / best[0]);
-		for (rep = 0; rep < repeat; rep++)
-			ok &= measure_all(cg, cpu, run_ns, rep, best);
-		if (best[0] > 0 && best[nr_depths - 1] >= MIN_RATIO * best[0])
-			break;
-	}
-
+	for (rep = 0; rep < repeat; rep++)
+		ok &= measure_all(cg, cpu, run_ns, rep, best);
 	for (d = 0; d < nr_depths; d++)
-		ksft_print_msg("bench: ctxsw_depth%d=%.0f switches/s\n",
-			       depths[d], best[d]);
-	if (argc > 1) {
-		/* A benchmark run reports; only the default run asserts. */
-		ksft_test_result(ok, "ctxsw_bench\n");
-		ksft_finished();
-	}
-	ksft_print_msg("depth 8 / depth 0: %.3f (minimum %.2f)\n",
-		       best[0] ? best[nr_depths - 1] / best[0] : 0.0,
-		       MIN_RATIO);
-	ok = ok && best[0] > 0 &&
-	     best[nr_depths - 1] >= MIN_RATIO * best[0];
-	ksft_test_result(ok, "depth8_keeps_90_percent_of_depth0\n");
-	ksft_finished();
+		printf("# bench: ctxsw_depth%d=%.0f switches/s\n", depths[d],
+		       best[d]);
+	return ok ? 0 : 1;
 }
