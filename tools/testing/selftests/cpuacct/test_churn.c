@@ -19,6 +19,11 @@
  * are freed asynchronously, after an RCU grace period and from a
  * workqueue, so the end state is polled for a while.
  *
+ *   test_churn [-t SECS]
+ *
+ * With -t, cycles go on for SECS seconds instead of stopping after CYCLES
+ * (the stress job of `make check-debug` runs it alongside CPU hotplug).
+ *
  * Forking two processes per cycle is slow on an emulated machine, so one
  * worker process does the cycles: it moves itself into the new child,
  * starts a thread there, ping-pongs with it on one CPU (ROUNDS round trips,
@@ -29,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,7 +154,8 @@ static int thread_pingpong(int cpu)
 	void *res;
 	char c;
 
-	if (pin_to_cpu(cpu) || pipe(ping))
+	/* The CPU may have gone offline (CPU 0 stays). */
+	if ((pin_to_cpu(cpu) && pin_to_cpu(0)) || pipe(ping))
 		return -1;
 	if (pipe(pong))
 		goto close_ping;
@@ -188,7 +195,7 @@ static void worker_fail(struct shared *sh, int cycle, const char *what)
 }
 
 static void worker(struct shared *sh, const char *parent, const char *child,
-		   bool has_sw, int cycles)
+		   bool has_sw, int cycles, uint64_t max_ns)
 {
 	uint64_t start = now_ns(), v;
 	int i, tries;
@@ -230,14 +237,16 @@ static void worker(struct shared *sh, const char *parent, const char *child,
 			break;
 		}
 		SET(sh->cycles, i + 1);
-		if (now_ns() - start > MAX_CHURN_NS)
+		if (now_ns() - start > max_ns)
 			break;
 	}
 	_exit(GET(sh->worker_failed));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	uint64_t max_ns = MAX_CHURN_NS;
+	int cycles = CYCLES, o;
 	long percpu0, percpu = -1, num0, num = -1;
 	uint64_t sw0 = 0, sw1 = 0, u0, u1, start;
 	char *parent, child[4096];
@@ -245,6 +254,15 @@ int main(void)
 	int i, status;
 	bool has_sw, ok;
 	pid_t rd, wk;
+
+	while ((o = getopt(argc, argv, "t:")) != -1) {
+		if (o != 't') {
+			fprintf(stderr, "usage: %s [-t SECS]\n", argv[0]);
+			return KSFT_FAIL;
+		}
+		max_ns = atol(optarg) * NSEC_PER_SEC;
+		cycles = INT_MAX;
+	}
 
 	ksft_print_header();
 	if (cg_setup())
@@ -269,7 +287,7 @@ int main(void)
 	if (wk < 0)
 		ksft_exit_fail_perror("fork");
 	if (!wk)
-		worker(sh, parent, child, has_sw, WARMUP_CYCLES);
+		worker(sh, parent, child, has_sw, WARMUP_CYCLES, MAX_CHURN_NS);
 	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		ksft_exit_fail_msg("warm-up failed: %s\n", sh->worker_why);
@@ -303,7 +321,7 @@ int main(void)
 	if (wk < 0)
 		ksft_exit_fail_perror("fork");
 	if (!wk)
-		worker(sh, parent, child, has_sw, CYCLES);
+		worker(sh, parent, child, has_sw, cycles, max_ns);
 	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		SET(sh->worker_failed, 1);
@@ -317,8 +335,8 @@ int main(void)
 		       (unsigned long long)(now_ns() - start) / 1000000,
 		       sh->reads, sh->child_reads);
 	if (sh->cycles < CYCLES)
-		ksft_print_msg("slow machine: stopped after %d s\n",
-			       (int)(MAX_CHURN_NS / NSEC_PER_SEC));
+		ksft_print_msg("stopped after %d s\n",
+			       (int)(max_ns / NSEC_PER_SEC));
 
 	if (sh->worker_failed)
 		ksft_print_msg("worker: %s\n", sh->worker_why);

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpuacct across CPU hotplug: ping-pongs run in the leaves of a 3-level
+ * tree while the last online CPU goes offline and online again every
+ * INTERVAL ms.  Once they have exited, every parent's counters are still
+ * exactly the sums of its children's, per CPU, the offline periods
+ * included; each group's files agree; and each leaf counted at least the
+ * switches its tasks saw (nothing lost with a dying CPU's counts).
+ *
+ *   test_hotplug [-t RUN_MS] [-i INTERVAL_MS]
+ *
+ * The defaults (RUN_MS 2000, INTERVAL_MS 100) suit `make check`; the
+ * stress job of `make check-debug` runs it for minutes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "cpuacct_util.h"
+
+enum { TOP, A, B, A1, A2, B1, NR_GROUPS };
+static const char * const names[NR_GROUPS] = {
+	"", "/A", "/B", "/A/A1", "/A/A2", "/B/B1",
+};
+
+static const int parent_of[NR_GROUPS] = { -1, TOP, TOP, A, A, B };
+static const int leaves[] = { A1, A2, B1 };
+#define NR_LEAVES 3
+
+/* Switches a leaf may have beyond what its tasks sampled: fork, exit */
+#define EPSILON		32
+
+static struct cg_tree tree = {
+	.n = NR_GROUPS, .names = names, .parent_of = parent_of,
+};
+
+struct leaf_report {
+	int g;
+	int err;
+	struct pp_result r;
+};
+
+/* The highest online CPU but CPU 0, if it can be taken offline. */
+static int hotplug_cpu(char *path, size_t len)
+{
+	int cpus[CG_MAX_CPUS], n, i;
+
+	n = possible_cpus(cpus, CG_MAX_CPUS);
+	for (i = n - 1; i > 0; i--) {
+		char buf[8] = "";
+		int fd;
+
+		snprintf(path, len, "/sys/devices/system/cpu/cpu%d/online",
+			 cpus[i]);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == '1') {
+			close(fd);
+			return cpus[i];
+		}
+		close(fd);
+	}
+	return -1;
+}
+
+static int set_online(const char *path, int on)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static void run_leaf(int g, uint64_t run_ns, int res_fd)
+{
+	struct leaf_report rep = { .g = g };
+	struct pp_spec spec = {
+		.cg = tree.cg[g], .cpu = -1, .duration_ns = run_ns,
+	};
+
+	rep.err = pingpong(&spec, &rep.r);
+	if (write(res_fd, &rep, sizeof(rep)) != sizeof(rep))
+		_exit(1);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	long run_ms = 2000, interval_ms = 100, ups = 0, downs = 0, errs = 0;
+	struct leaf_report rep[NR_LEAVES];
+	int res_pipe[2], g, i, o, cpu, status, stable;
+	char online[128];
+	uint64_t end;
+	bool ok;
+
+	while ((o = getopt(argc, argv, "t:i:")) != -1) {
+		switch (o) {
+		case 't':
+			run_ms = atol(optarg);
+			break;
+		case 'i':
+			interval_ms = atol(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-t RUN_MS] [-i INTERVAL_MS]\n",
+				argv[0]);
+			return KSFT_FAIL;
+		}
+	}
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	cpu = hotplug_cpu(online, sizeof(online));
+	if (cpu < 0)
+		ksft_exit_skip("no CPU that can be taken offline\n");
+	ksft_set_plan(5);
+
+	cg_tree_create(&tree, "hotplug");
+
+	fflush(stdout);
+	if (pipe(res_pipe))
+		ksft_exit_fail_perror("pipe");
+	for (i = 0; i < NR_LEAVES; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			ksft_exit_fail_perror("fork");
+		if (!pid)
+			run_leaf(leaves[i], run_ms * 1000000ULL, res_pipe[1]);
+	}
+	close(res_pipe[1]);
+
+	/* Off for half an interval, on for the other half, until the end. */
+	end = now_ns() + run_ms * 1000000ULL;
+	while (now_ns() < end) {
+		int ret = set_online(online, 0);
+
+		if (ret) {
+			if (!errs++)
+				ksft_print_msg("cpu%d offline: %s\n", cpu,
+					       strerror(-ret));
+		} else {
+			downs++;
+		}
+		sleep_ms(interval_ms / 2);
+		ret = set_online(online, 1);
+		if (ret) {
+			if (!errs++)
+				ksft_print_msg("cpu%d online: %s\n", cpu,
+					       strerror(-ret));
+		} else {
+			ups++;
+		}
+		sleep_ms(interval_ms - interval_ms / 2);
+	}
+	/* Leave the CPU online, whatever happened. */
+	for (i = 0; i < 50 && set_online(online, 1); i++)
+		sleep_ms(100);
+	ksft_print_msg("cpu%d: %ld offline, %ld online transitions, %ld errors in %ld ms\n",
+		       cpu, downs, ups, errs, run_ms);
+	ksft_test_result(downs > 0 && ups == downs && !errs,
+			 "hotplug_transitions\n");
+
+	ok = true;
+	for (i = 0; i < NR_LEAVES; i++) {
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) ||
+		    read(res_pipe[0], &rep[i], sizeof(rep[i])) != sizeof(rep[i]) ||
+		    rep[i].err) {
+			ksft_print_msg("ping-pong %d failed\n", i);
+			ok = false;
+		}
+	}
+	close(res_pipe[0]);
+	if (!ok)
+		ksft_exit_fail_msg("ping-pongs failed\n");
+
+	stable = !cg_tree_settle(&tree);
+	ksft_test_result(stable, "counters_settle\n");
+
+	ok = tree.snaps[TOP].usage > 0;
+	for (g = TOP; g <= B; g++)
+		ok &= cg_tree_sums_ok(&tree, g,
+				      CG_USAGE | CG_USER | CG_SYS | CG_SW);
+	ksft_test_result(ok, "parent_equals_sum_of_children\n");
+
+	ok = true;
+	for (g = 0; g < NR_GROUPS; g++)
+		ok &= cg_snap_consistent(tree.cg[g], &tree.snaps[g]);
+	ksft_test_result(ok, "totals_percpu_and_usage_all_agree\n");
+
+	if (!cg_has_nr_switches()) {
+		ksft_test_result_skip("leaf_nr_switches_cover_tasks: no cpuacct.nr_switches\n");
+		ksft_finished();
+	}
+	ok = true;
+	for (i = 0; i < NR_LEAVES; i++) {
+		const struct pp_result *r = &rep[i].r;
+		uint64_t sum = r->a_sw[3] - r->a_sw[0] + r->b_sw[1] - r->b_sw[0];
+		uint64_t have = tree.snaps[rep[i].g].sw;
+
+		ksft_print_msg("%s: %ld round trips, tasks counted %llu switches, group %llu\n",
+			       tree.cg[rep[i].g], r->rounds, (unsigned long long)sum,
+			       (unsigned long long)have);
+		ok &= have >= sum && have <= sum + EPSILON;
+	}
+	ksft_test_result(ok, "leaf_nr_switches_cover_tasks\n");
+	ksft_finished();
+}
