@@ -47,6 +47,10 @@ static bool bench_only;
 module_param(bench_only, bool, 0444);
 MODULE_PARM_DESC(bench_only, "Skip the tests, run only the benchmarks (default: false)");
 
+static bool ext_hotplug;
+module_param(ext_hotplug, bool, 0444);
+MODULE_PARM_DESC(ext_hotplug, "CPUs go offline and online during the run: skip the tests that do it themselves or need a fixed set of online CPUs (default: false)");
+
 static unsigned int stress_adds = 1000000;
 module_param(stress_adds, uint, 0444);
 MODULE_PARM_DESC(stress_adds, "Adds per CPU in the exactness test (default: 1000000)");
@@ -339,6 +343,23 @@ static void pct_skip_if_bench_only(struct kunit *test)
 		kunit_skip(test, "bench_only=1");
 }
 
+/*
+ * For the tests that take CPUs offline, or that count on the set of online
+ * CPUs staying as it is (one pending delta per online CPU)
+ */
+static void pct_skip_if_ext_hotplug(struct kunit *test)
+{
+	pct_skip_if_bench_only(test);
+	if (ext_hotplug)
+		kunit_skip(test, "ext_hotplug=1");
+}
+
+/* CPUs that may hold a pending delta during the test */
+static unsigned int pct_nr_cpus(void)
+{
+	return ext_hotplug ? num_possible_cpus() : num_online_cpus();
+}
+
 static s32 pct_max_batch(void)
 {
 	s32 batch = READ_ONCE(percpu_counter_batch);
@@ -493,14 +514,20 @@ static void pct_test_exact(struct kunit *test)
 			total > 0 ? total : 0);
 
 	/* Each CPU's pending delta is below the largest batch used */
-	bound = (s64)(pct_max_batch() - 1) * num_online_cpus();
+	bound = (s64)(pct_max_batch() - 1) * pct_nr_cpus();
 	KUNIT_EXPECT_LE_MSG(test, abs(read - sum), bound,
 			    "read %lld sum %lld", read, sum);
 
-	/* Folding every CPU's delta makes the global count exact */
+	/*
+	 * Folding every CPU's delta makes the global count exact, if no CPU
+	 * is on its way offline with its delta meanwhile.
+	 */
+	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		work_on_cpu(cpu, pct_sync_fn, fbc);
-	KUNIT_EXPECT_EQ(test, percpu_counter_read(fbc), total);
+	read = percpu_counter_read(fbc);
+	cpus_read_unlock();
+	KUNIT_EXPECT_EQ(test, read, total);
 	KUNIT_EXPECT_EQ(test, percpu_counter_sum(fbc), total);
 }
 
@@ -600,7 +627,7 @@ static void pct_test_sum_window(struct kunit *test)
 	 * The documented bound: percpu_counter_sum() may miss, per CPU, the
 	 * delta pending when it was called, which is below the batch.
 	 */
-	tol = (s64)(g->batch - 1) * num_online_cpus();
+	tol = (s64)(g->batch - 1) * pct_nr_cpus();
 
 	pct_group_start(g);
 	deadline = ktime_get_ns() + (u64)stress_ms * NSEC_PER_MSEC;
@@ -674,7 +701,7 @@ static void pct_test_hotplug(struct kunit *test)
 	s32 batch;
 	int ret, cpu;
 
-	pct_skip_if_bench_only(test);
+	pct_skip_if_ext_hotplug(test);
 	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU))
 		kunit_skip(test, "needs CONFIG_HOTPLUG_CPU");
 	if (num_online_cpus() < 2 || !cpu_online(1))
@@ -810,7 +837,7 @@ static void pct_test_set_race(struct kunit *test)
 	struct percpu_counter *fbc;
 	struct pct_group *g;
 	unsigned long round;
-	unsigned int i, raced = 0, bad = 0, nw;
+	unsigned int i, n, raced = 0, bad = 0, nw;
 	s64 set, v, lo, hi, bad_v = 0, bad_lo = 0, bad_hi = 0;
 	int cpu;
 
@@ -859,8 +886,12 @@ static void pct_test_set_race(struct kunit *test)
 		/* Let the folds go, and set the counter while they run */
 		set = (round & 1 ? 1 : -1) * (s64)round * 1000003;
 		WRITE_ONCE(g->go_round, round);
-		while (atomic64_read(&g->w[0].started) < target)
+		/* A CPU going offline may have put w[0] on ours: yield */
+		for (n = 1; atomic64_read(&g->w[0].started) < target; n++) {
 			cpu_relax();
+			if (!(n % 1024))
+				cond_resched();
+		}
 		while (spin--)
 			cpu_relax();
 		for (i = 0; i < nw; i++)
@@ -917,7 +948,7 @@ static void pct_test_compare(struct kunit *test)
 	s64 exact, far;
 	s32 batch;
 
-	pct_skip_if_bench_only(test);
+	pct_skip_if_ext_hotplug(test);
 	pct_pin_runner(test);
 	fbc = pct_counter(test, 1000);
 	batch = READ_ONCE(percpu_counter_batch);
@@ -962,7 +993,7 @@ static void pct_test_limited_add(struct kunit *test)
 	s64 exact, limit, lower, big;
 	const s32 b = PCT_TEST_BATCH;
 
-	pct_skip_if_bench_only(test);
+	pct_skip_if_ext_hotplug(test);
 	pct_pin_runner(test);
 	fbc = pct_counter(test, 0);
 	/* Pending deltas, so that only an exact sum can decide */
@@ -1129,7 +1160,7 @@ static void pct_test_scaled_batch(struct kunit *test)
 	s32 b, sb;
 	u32 unit, n, i;
 
-	pct_skip_if_bench_only(test);
+	pct_skip_if_ext_hotplug(test);
 	pct_pin_runner(test);
 	b = READ_ONCE(percpu_counter_batch);
 
@@ -1173,7 +1204,7 @@ static void pct_test_scaled_batch_hotplug(struct kunit *test)
 #ifdef HAVE_PERCPU_COUNTER_SCALED_BATCH
 	int saved, ret;
 
-	pct_skip_if_bench_only(test);
+	pct_skip_if_ext_hotplug(test);
 	/* Computed at each call: it follows percpu_counter_batch */
 	saved = READ_ONCE(percpu_counter_batch);
 	WRITE_ONCE(percpu_counter_batch, saved + 1000);
