@@ -5,6 +5,10 @@
 #   make                 build the patched kernel, boot it, show cpuacct at work
 #   make check           all tests: host checks of the series, then the
 #                        kselftests and test modules in the guest
+#   make check-debug     make check's guest tests on the debug kernel
+#                        (lockdep, KASAN, kmemleak, ...), then a stress job
+#                        (CPU hotplug, churn, allocation failure) on it and
+#                        on the KCSAN kernel
 #   make bench           base vs patched vs nocpuacct: build/bench/report.md
 #   make series          export the series to build/outgoing/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
@@ -51,6 +55,15 @@ check: initramfs-$(VARIANT)
 	@$(S)/ktap-summary.py $(BUILD)/logs/host-check.log \
 		$(BUILD)/logs/$(VARIANT)-check.log
 
+# The debug variants are slow under TCG: the stress job runs STRESS_SECS.
+STRESS_SECS ?= 120
+check-debug: initramfs-debug initramfs-kcsan
+	-@$(S)/qemu-run.sh -v debug -m check -s $(SMP) -t 1800
+	-@$(S)/qemu-run.sh -v debug -m stress -s $(SMP) -a $(STRESS_SECS) -t 900
+	-@$(S)/qemu-run.sh -v kcsan -m stress -s $(SMP) -a $(STRESS_SECS) -t 900
+	@$(S)/ktap-summary.py $(BUILD)/logs/debug-check.log \
+		$(BUILD)/logs/debug-stress.log $(BUILD)/logs/kcsan-stress.log
+
 bench: initramfs-base initramfs-patched initramfs-nocpuacct
 	@$(S)/bench.sh
 
@@ -63,4 +76,4 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check bench series shell clean
+.PHONY: all deps src demo check check-debug bench series shell clean

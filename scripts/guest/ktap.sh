@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the guest jobs: each function prints one top-level KTAP result
+# numbered $1, with its subtests or output indented under it.
+
+indent() { sed 's/^/    /'; }
+
+# ktap_kselftest N DIR PROG [ARGS...]: a kselftest program, killed after
+# the timeout of DIR/settings (or $ktap_timeout, if set).
+ktap_kselftest() {
+	local n=$1 dir=$2 prog=$3 timeout=45 rc
+	shift 3
+	[ -f "/kselftest/$dir/settings" ] && . "/kselftest/$dir/settings"
+	[ -n "${ktap_timeout:-}" ] && timeout=$ktap_timeout
+	(cd "/kselftest/$dir" && timeout "$timeout" "./$prog" "$@" 2>&1
+	 echo "$?" >"/tmp/rc.$n") | indent
+	rc=$(cat "/tmp/rc.$n")
+	case $rc in
+	0) echo "ok $n selftests: $dir: $prog" ;;
+	4) echo "ok $n selftests: $dir: $prog # SKIP" ;;
+	124|143) echo "not ok $n selftests: $dir: $prog # TIMEOUT $timeout seconds" ;;
+	*) echo "not ok $n selftests: $dir: $prog # exit=$rc" ;;
+	esac
+}
+
+# ktap_kunit N SUITE: the results of a suite KUnit ran (from a module
+# loaded before), renumbered from debugfs' document of one test.
+ktap_kunit() {
+	local f=/sys/kernel/debug/kunit/$2/results
+	tail -n +3 "$f" | sed '$d'
+	tail -n 1 "$f" | sed "s/^\(\(not \)\{0,1\}ok\) 1 /\1 $1 /"
+}
+
+# ktap_log_clean N: fails, quoting it, if the kernel logged a splat.
+ktap_log_clean() {
+	local splat='BUG:|WARNING:|Oops|INFO: task|possible recursive locking|circular locking|suspicious RCU|KASAN:|UBSAN:|KCSAN:|unreferenced object|Call Trace'
+
+	if dmesg | grep -Eq "$splat"; then
+		dmesg | grep -E -B5 -A30 "$splat" | sed 's/^/# /'
+		echo "not ok $1 kernel log clean"
+	else
+		echo "ok $1 kernel log clean"
+	fi
+}

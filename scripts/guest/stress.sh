@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug's stress job, bounded by SECS (default 120):
+#   stress.sh [SECS]
+# For SECS seconds at once: CPU hotplug under ping-pongs in a depth-3
+# cpuacct tree (test_hotplug), the percpu_counter module's concurrency
+# tests loaded again and again, group churn with task migration
+# (test_churn), and readers and resetters of every cpuacct file. Then
+# group creation under allocation failure (test_mkdir_fail), a kmemleak
+# scan and the kernel log check. One KTAP document, what was done as
+# diagnostics.
+. /etc/ktest/ktap.sh
+secs=${1:-120}
+cg=/sys/fs/cgroup/cpuacct
+kmemleak=/sys/kernel/debug/kmemleak
+# Errors and worse on the console (as in check.sh); the log check at the
+# end reads the whole log.
+echo 4 >/proc/sys/kernel/printk
+# Only leaks from here on count.
+[ -w $kmemleak ] && echo clear >$kmemleak
+end=$(($(date +%s) + secs))
+
+# The percpu_counter tests that do not hotplug CPUs themselves, until the
+# end; one result per load.
+pcpu_loop() {
+	local i=0 ok
+
+	while [ "$(date +%s)" -lt $end ]; do
+		i=$((i + 1))
+		ok=ok
+		insmod /lib/modules/ktest/percpu_counter_test.ko ext_hotplug=1 \
+			bench_ms=0 stress_ms=1000 stress_adds=200000 || ok="not ok"
+		for s in $(ls /sys/kernel/debug/kunit 2>/dev/null); do
+			if tail -n 1 /sys/kernel/debug/kunit/$s/results | grep -q '^not ok'; then
+				ok="not ok"
+				ktap_kunit 1 "$s" | sed 's/^/# /'
+			fi
+		done
+		rmmod percpu_counter_test 2>/dev/null
+		echo "$ok $i percpu_counter tests, load $i"
+	done
+	echo "1..$i"
+}
+
+# Read every cpuacct file and reset the counters of a group whose task
+# moves between its two children, until the end; then, with no task left,
+# a reset must read back as 0. Shell builtins only: forks are slow here.
+reset_loop() {
+	local g=$cg/stress_reset i=0 bad=0 f d pid to line
+
+	mkdir -p $g/a $g/b
+	sh -c "echo \$\$ >$g/a/tasks; exec sh -c 'yes | cat >/dev/null'" &
+	sleep 1
+	while [ "$(date +%s)" -lt $end ]; do
+		i=$((i + 1))
+		to=$g/a
+		[ $((i % 2)) = 1 ] && to=$g/b
+		for f in $g/a/tasks $g/b/tasks; do
+			while read -r pid; do
+				echo "$pid" >$to/tasks || bad=$((bad + 1))
+			done <$f
+		done
+		for f in $cg/cpuacct.* $g/cpuacct.* $g/a/cpuacct.* $g/b/cpuacct.*; do
+			{ while read -r line; do :; done <"$f"; } 2>/dev/null ||
+				bad=$((bad + 1))
+		done
+		for f in $g/cpuacct.usage $g/a/cpuacct.usage $g/cpuacct.nr_switches; do
+			[ -e "$f" ] || continue
+			echo 0 >"$f" || bad=$((bad + 1))
+		done
+	done
+	kill $(cat $g/a/tasks $g/b/tasks) 2>/dev/null
+	wait
+	sleep 1
+	for d in $g $g/a $g/b; do
+		for f in usage nr_switches; do
+			[ -e "$d/cpuacct.$f" ] || continue
+			echo 0 >"$d/cpuacct.$f"
+			[ "$(cat "$d/cpuacct.$f")" = 0 ] ||
+				{ echo "# $d/cpuacct.$f: $(cat "$d/cpuacct.$f") after reset"; bad=$((bad + 1)); }
+		done
+		grep -q '^[0 ]*$' "$d/cpuacct.usage_percpu" ||
+			{ echo "# $d/cpuacct.usage_percpu: not 0 after reset"; bad=$((bad + 1)); }
+	done
+	rmdir $g/a $g/b $g || bad=$((bad + 1))
+	echo "# $i read, move and reset cycles, $bad errors"
+	[ $bad = 0 ]
+}
+
+echo "KTAP version 1"
+echo "1..7"
+ktap_timeout=$((secs + 120))
+ktap_kselftest 2 cpuacct test_churn -t "$secs" >/tmp/churn.ktap &
+pcpu_loop >/tmp/pcpu.ktap &
+reset_loop >/tmp/reset.ktap 2>&1 &
+ktap_kselftest 1 cpuacct test_hotplug -t $((secs * 1000)) -i 100
+wait
+cat /tmp/churn.ktap
+(echo "KTAP version 1"; tail -n 1 /tmp/pcpu.ktap; sed '$d' /tmp/pcpu.ktap) | indent
+if grep -q '^not ok' /tmp/pcpu.ktap || ! grep -q '^ok' /tmp/pcpu.ktap; then
+	echo "not ok 3 percpu_counter module under CPU hotplug"
+else
+	echo "ok 3 percpu_counter module under CPU hotplug"
+fi
+indent </tmp/reset.ktap
+if tail -n 1 /tmp/reset.ktap | grep -q ' 0 errors$'; then
+	echo "ok 4 cpuacct readers, moves and resets"
+else
+	echo "not ok 4 cpuacct readers, moves and resets"
+fi
+unset ktap_timeout
+ktap_kselftest 5 cpuacct test_mkdir_fail
+
+# Leaks since the start, as kmemleak sees them: two scans, as it reports
+# an object only once it has been unreferenced in two.
+if [ -w $kmemleak ]; then
+	echo scan >$kmemleak
+	sleep 5
+	echo scan >$kmemleak
+	cat $kmemleak >/tmp/leaks
+	indent </tmp/leaks
+	if [ -s /tmp/leaks ]; then
+		echo "not ok 6 kmemleak: $(grep -c '^unreferenced' /tmp/leaks) leaks"
+	else
+		echo "ok 6 kmemleak: no leaks"
+	fi
+else
+	echo "ok 6 kmemleak # SKIP no CONFIG_DEBUG_KMEMLEAK"
+fi
+ktap_log_clean 7
