@@ -20,15 +20,17 @@ else
 	rounds=5 pcpu_ms=1000 mmap_ms=2000
 fi
 
-# bench EXPERIMENT KERNEL ROUND MODE VCPUS ARGS: one boot, one experiment.
+# bench EXPERIMENT KERNEL ROUND MODE VCPUS ARGS [KERNEL_PARAMS]: one boot,
+# one experiment.
 bench() {
-	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6
+	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6 kp=${7:-}
 	local log=$out/logs/$exp-$k-$r.log
-	local icount=
+	local icount= kparams=
 	[ "$mode" = icount ] && icount=-i
+	[ -n "$kp" ] && kparams="-k $kp"
 	step "$exp: $k, round $r ($mode, -smp $smp)"
 	QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" $icount \
-		-a "$args" -l "$log" -t 900 ||
+		$kparams -a "$args" -l "$log" -t 900 ||
 		die "$exp on $k failed: $log"
 	sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
 		echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$(nproc)"
@@ -57,6 +59,16 @@ for k in base patched; do
 done
 # 3. mmap/munmap loop (vm_committed_as), one process per vCPU.
 rounds_of mmap "mmap,$mmap_ms"
+# ... and its instruction cost, exact: both vCPUs share one TCG thread.
+for k in base patched; do
+	bench mmap-icount "$k" 1 icount 2 "mmap,300"
+done
+# 5. Invalid system calls on one CPU (seed 002), in the root and at depth 3;
+# with nohz_full, each kernel entry and exit accounts time (vtime).
+for k in base patched nocpuacct; do
+	bench syscall "$k" 1 icount 2 "syscall,500,0,3"
+	bench syscall-nohz "$k" 1 icount 2 "syscall,500,0,3" nohz_full=1
+done
 # 6. Memory per cpuacct group.
 for k in base patched; do
 	bench groups "$k" 1 icount 2 "groups,1000"

@@ -6,6 +6,8 @@
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
 #   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
 #   bench.sh groups N                      Percpu/Slab growth for N groups
+#   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
+#                                          CPU, in a group at each depth
 exp=$1
 shift
 echo 5 >/proc/sys/kernel/printk
@@ -14,7 +16,7 @@ case $exp in
 ctxsw)
 	run_ms=$1 runs=$2
 	shift 2
-	/kselftest/cpuacct/test_ctxsw -t "$run_ms" -r "$runs" -d "$(echo "$@" | tr ' ' ,)"
+	/kselftest/cpuacct/ctxsw_bench -t "$run_ms" -r "$runs" -d "$(echo "$@" | tr ' ' ,)"
 	;;
 pcpu)
 	insmod /lib/modules/ktest/percpu_counter_test.ko bench_only=1 bench_ms="$1" ||
@@ -39,6 +41,23 @@ groups)
 	echo "# bench: slab_per_group=$(((s1 - s0) * 1024 / $1)) bytes"
 	i=0
 	while [ $i -lt "$1" ]; do rmdir $cg/g$i; i=$((i + 1)); done
+	;;
+syscall)
+	run_ms=$1
+	shift
+	cg=/sys/fs/cgroup/cpuacct
+	echo "# nohz_full CPUs: '$(cat /sys/devices/system/cpu/nohz_full)'"
+	for d in "$@"; do
+		[ -d $cg ] || [ "$d" = 0 ] || continue
+		g=$cg i=0
+		while [ $i -lt "$d" ]; do
+			i=$((i + 1))
+			g=$g/s$i
+			mkdir -p $g
+		done
+		# The root group is the whole system (no group at all without cpuacct).
+		sh -c "[ -d $g ] && echo \$\$ >$g/tasks; exec /kselftest/cpuacct/syscall_loop -t $run_ms syscall_depth${d}_ns"
+	done
 	;;
 *)
 	echo "bench.sh: unknown experiment '$exp'" >&2
