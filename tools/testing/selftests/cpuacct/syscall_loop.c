@@ -13,7 +13,6 @@
  * program, not a test: it is built, not run by kselftest.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +64,8 @@ int main(int argc, char **argv)
 	start = now_ns();
 	do {
 		for (i = 0; i < CHUNK; i++)
-			if (syscall(NR_INVALID) != -1 || errno != ENOSYS) {
-				fprintf(stderr, "syscall %d did not fail with ENOSYS\n",
+			if (syscall(NR_INVALID) != -1) {
+				fprintf(stderr, "syscall %d did not fail\n",
 					NR_INVALID);
 				return 1;
 			}

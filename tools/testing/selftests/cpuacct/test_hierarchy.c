@@ -50,6 +50,7 @@ static const int busy[] = { A1, A2, B1 };
 static struct cg_tree tree = {
 	.n = NR_GROUPS, .names = names, .parent_of = parent_of,
 };
+
 static bool has_sw;
 
 static bool fresh_group_zero(int g)
