@@ -66,6 +66,21 @@ MODULE_PARM_DESC(stress_ms, "Duration of the timed stress phases in ms (default:
 /* Batch the set and limited add tests use, independent of the CPU count */
 #define PCT_TEST_BATCH		64
 
+/*
+ * One step of a busy wait for another thread.  After a CPU went offline
+ * (ext_hotplug) that thread may share our CPU, and on PREEMPT_NONE
+ * cond_resched() only lets it run once the tick says our slice is over:
+ * a long wait sleeps a jiffy instead.
+ */
+static void pct_wait_step(unsigned int *n)
+{
+	cpu_relax();
+	if (!(++*n % 1024))
+		cond_resched();
+	if (!(*n % (64 * 1024)))
+		schedule_timeout_uninterruptible(1);
+}
+
 struct pct_group;
 
 struct pct_worker {
@@ -143,11 +158,11 @@ static int pct_thread(void *data)
 	if (!READ_ONCE(g->stop)) {
 		/* Start together: everyone is on the CPU before anyone runs */
 		atomic_inc(&g->running);
+		unsigned int n = 0;
+
 		while (atomic_read(&g->running) < g->nr &&
-		       !READ_ONCE(g->stop)) {
-			cpu_relax();
-			cond_resched();
-		}
+		       !READ_ONCE(g->stop))
+			pct_wait_step(&n);
 		if (!READ_ONCE(g->stop))
 			g->fn(w);
 	}
@@ -778,9 +793,7 @@ static bool pct_spin_until(struct pct_group *g, unsigned long *val,
 	while (READ_ONCE(*val) < want) {
 		if (READ_ONCE(g->stop))
 			return false;
-		cpu_relax();
-		if (!(++n % 1024))
-			cond_resched();
+		pct_wait_step(&n);
 	}
 	return true;
 }
@@ -819,12 +832,9 @@ static bool pct_wait_count(struct pct_group *g, atomic_t *v, int want)
 	unsigned int n = 0;
 
 	while (atomic_read(v) < want) {
-		cpu_relax();
-		if (!(++n % 1024)) {
-			cond_resched();
-			if (ktime_get_ns() > deadline)
-				return false;
-		}
+		pct_wait_step(&n);
+		if (!(n % 1024) && ktime_get_ns() > deadline)
+			return false;
 	}
 	/* What the workers did is visible: pairs with their atomic_inc() */
 	smp_mb();
@@ -841,7 +851,8 @@ static void pct_test_set_race(struct kunit *test)
 	s64 set, v, lo, hi, bad_v = 0, bad_lo = 0, bad_hi = 0;
 	int cpu;
 
-	pct_skip_if_bench_only(test);
+	/* The runner and the workers must run at once, on their own CPUs */
+	pct_skip_if_ext_hotplug(test);
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs");
 	cpu = pct_pin_runner(test);
@@ -886,12 +897,9 @@ static void pct_test_set_race(struct kunit *test)
 		/* Let the folds go, and set the counter while they run */
 		set = (round & 1 ? 1 : -1) * (s64)round * 1000003;
 		WRITE_ONCE(g->go_round, round);
-		/* A CPU going offline may have put w[0] on ours: yield */
-		for (n = 1; atomic64_read(&g->w[0].started) < target; n++) {
-			cpu_relax();
-			if (!(n % 1024))
-				cond_resched();
-		}
+		n = 0;
+		while (atomic64_read(&g->w[0].started) < target)
+			pct_wait_step(&n);
 		while (spin--)
 			cpu_relax();
 		for (i = 0; i < nw; i++)
