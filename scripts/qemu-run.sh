@@ -57,7 +57,7 @@ sink=/dev/stdout
 [ -z "${QUIET:-}" ] || sink=/dev/null
 set +e
 timeout -k 5 "$secs" "${qemu[@]}" -display none -monitor none -serial stdio \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" >$sink
+	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" >$sink
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
