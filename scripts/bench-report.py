@@ -88,12 +88,12 @@ TITLES = {
 	'pcpu': ('percpu_counter under contention (test module, all vCPUs)',
 		 'seed 004: _sum 2.4x slower with atomic64 (2011); seed 000: '
 		 'TICK_NSEC adds 234x faster with the scaled batch'),
-	'pcpu-icount': ('percpu_counter uncontended costs (test module)',
+	'pcpu-icount': ('percpu_counter costs on one vCPU (test module)',
 			'-'),
 	'mmap': ("mmap/munmap loop, one process per vCPU (seed 004's workload)",
 		 'seed 004: 1,226,976 -> 6,727,264 loops (5-6x) on 24 CPUs'),
-	'mmap-icount': ('mmap/munmap loop, instruction cost (two vCPUs '
-			'interleaved on one TCG thread)', '-'),
+	'mmap-icount': ('mmap/munmap loop, instruction cost (one process, '
+			'one vCPU)', '-'),
 	'syscall': ('Invalid system call loop on one CPU (seed 002), '
 		    'CONFIG_TASK_XACCT=y', 'seed 002: 10M calls 3.7 s -> 3.25 s '
 		    '(-12%) on a nohz_full CPU; ns are instructions here'),
