@@ -59,11 +59,6 @@ for k in base patched; do
 done
 # 3. mmap/munmap loop (vm_committed_as), one process per vCPU.
 rounds_of mmap "mmap,$mmap_ms"
-# ... and its instruction cost on one vCPU (with two, icount interleaves
-# them on one thread, and the rate depends on how their runs overlap).
-for k in base patched; do
-	bench mmap-icount "$k" 1 icount 1 "mmap,300"
-done
 # 5. Invalid system calls on one CPU (seed 002), in the root and at depth 3;
 # with nohz_full, each kernel entry and exit accounts time (vtime).
 for k in base patched nocpuacct; do
