@@ -95,9 +95,10 @@ static void run_leaf(int g, uint64_t run_ns, int res_fd)
 
 int main(int argc, char **argv)
 {
-	long run_ms = 2000, interval_ms = 100, ups = 0, downs = 0, errs = 0;
+	long run_ms = 2000, interval_ms = 100, errs = 0;
+	long done[2] = { 0, 0 };	/* offline, online transitions */
 	struct leaf_report rep[NR_LEAVES];
-	int res_pipe[2], g, i, o, cpu, status, stable;
+	int res_pipe[2], g, i, o, on, cpu, status, stable;
 	char online[128];
 	uint64_t end;
 	bool ok;
@@ -143,32 +144,24 @@ int main(int argc, char **argv)
 	/* Off for half an interval, on for the other half, until the end. */
 	end = now_ns() + run_ms * 1000000ULL;
 	while (now_ns() < end) {
-		int ret = set_online(online, 0);
+		for (on = 0; on <= 1; on++) {
+			int ret = set_online(online, on);
 
-		if (ret) {
-			if (!errs++)
-				ksft_print_msg("cpu%d offline: %s\n", cpu,
+			if (ret && !errs++)
+				ksft_print_msg("cpu%d %s: %s\n", cpu,
+					       on ? "online" : "offline",
 					       strerror(-ret));
-		} else {
-			downs++;
+			done[on] += !ret;
+			sleep_ms(on ? interval_ms - interval_ms / 2 :
+				 interval_ms / 2);
 		}
-		sleep_ms(interval_ms / 2);
-		ret = set_online(online, 1);
-		if (ret) {
-			if (!errs++)
-				ksft_print_msg("cpu%d online: %s\n", cpu,
-					       strerror(-ret));
-		} else {
-			ups++;
-		}
-		sleep_ms(interval_ms - interval_ms / 2);
 	}
 	/* Leave the CPU online, whatever happened. */
 	for (i = 0; i < 50 && set_online(online, 1); i++)
 		sleep_ms(100);
 	ksft_print_msg("cpu%d: %ld offline, %ld online transitions, %ld errors in %ld ms\n",
-		       cpu, downs, ups, errs, run_ms);
-	ksft_test_result(downs > 0 && ups == downs && !errs,
+		       cpu, done[0], done[1], errs, run_ms);
+	ksft_test_result(done[0] > 0 && done[1] == done[0] && !errs,
 			 "hotplug_transitions\n");
 
 	ok = true;

@@ -50,18 +50,13 @@ static int attr_write(const char *dir, const char *name, const char *val)
 	return ret;
 }
 
-/* Fail @percent of this task's allocations (0: none), or -1 on error. */
-static int inject(int percent)
+/* Aim both at this task (make-it-fail), at any allocation; -1 on error. */
+static int inject_setup(void)
 {
-	char p[8];
 	unsigned int i;
 	int ret = 0;
 
-	snprintf(p, sizeof(p), "%d", percent);
 	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
-		ret |= attr_write(attrs[i], "probability", p);
-		if (!percent)
-			continue;
 		ret |= attr_write(attrs[i], "task-filter", "Y");
 		ret |= attr_write(attrs[i], "interval", "1");
 		ret |= attr_write(attrs[i], "times", "-1");
@@ -71,6 +66,19 @@ static int inject(int percent)
 		ret |= attr_write(attrs[i], "ignore-gfp-wait", "N");
 	}
 	ret |= attr_write(attrs[1], "min-order", "0");
+	return ret;
+}
+
+/* Fail @percent of the allocations aimed at (0: none), or -1 on error. */
+static int inject(int percent)
+{
+	char p[8];
+	unsigned int i;
+	int ret = 0;
+
+	snprintf(p, sizeof(p), "%d", percent);
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+		ret |= attr_write(attrs[i], "probability", p);
 	return ret;
 }
 
@@ -127,6 +135,8 @@ int main(void)
 	percpu0 = settled_percpu_kb(LONG_MAX);
 
 	atexit(cleanup);
+	if (inject_setup())
+		ksft_exit_fail_msg("cannot set up fault injection\n");
 	for (i = 0; i < NR_MKDIRS; i++) {
 		int ret, err;
 
