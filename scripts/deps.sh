@@ -11,7 +11,8 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 # linux-source-6.12 is the default base; KSRC replaces it.
 [ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.12"
 
-missing=$(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null |
+# dpkg-query fails when any package is unknown to it: that is not an error.
+missing=$({ dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null || true; } |
 	awk '$NF != "installed" {print $1}')
 # dpkg-query prints nothing for packages it has never heard of.
 for p in $pkgs; do
