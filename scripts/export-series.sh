@@ -6,9 +6,11 @@
 # Every commit of this repository that changes an owned kernel file or
 # patches/ becomes one patch, with that commit's message as its changelog
 # (so such commits are written as kernel commits). "fixup! <subject>" and
-# "amend! <subject>" commits are squashed into the patch they name, as by
-# git rebase --autosquash (amend! also replaces its changelog, e.g. to add
-# measured figures). The patches are made with
+# "amend! <subject>" commits change the patch they name (amend! also
+# replaces its changelog, e.g. to add measured figures): each file of a
+# patch is taken as the patch's last commit that changed it left it, so a
+# fixup! can restate a patch whole, even one that later patches build on
+# (restate those too, in order, after it). The patches are made with
 # git format-patch in build/outgoing.git, whose base commit holds the
 # pristine versions of just the files the series touches, so their index
 # lines carry upstream's blob ids and `git am` applies them to any 6.12
@@ -71,20 +73,72 @@ g add -A
 g commit -q -m "Linux $ver (the files the series touches)"
 base=$(g rev-parse HEAD)
 
+# Replay the history on branch "history", one commit per commit of ours,
+# and note, for each patch and each file it changes, its last commit that
+# changes that file: the patch's version of the file.
+declare -A patch_of last hist pos
+patches=() i=0
 for c in $commits; do
+	subj=$(git -C "$TOP" log -1 --format=%s "$c")
+	case $subj in
+	"fixup! "* | "amend! "*)
+		t=${patch_of["${subj#*! }"]:-}
+		[ -n "$t" ] || die "commit $c: no patch with the subject '${subj#*! }'"
+		;;
+	*)
+		t=$c
+		patch_of[$subj]=$c
+		patches+=("$c")
+		;;
+	esac
 	materialize "$c"
 	g add -A
-	case $(git -C "$TOP" log -1 --format=%s "$c") in
-	"amend! "*) ;;
-	*) g diff --cached --quiet && continue ;;	# e.g. the import
-	esac
-	author=$(git -C "$TOP" log -1 --format='%an <%ae>' "$c")
-	date=$(git -C "$TOP" log -1 --format=%aD "$c")
-	git -C "$TOP" log -1 --format=%B "$c" |
-		g commit -q --allow-empty --author="$author" --date="$date" -F -
+	g commit -q --allow-empty -m "$c"
+	hist[$c]=$(g rev-parse HEAD)
+	pos[$c]=$((i += 1))
+	for f in $(g diff --no-renames --name-only HEAD^ HEAD); do
+		last["$t $f"]=$c
+	done
+	case $subj in "amend! "*) last["$t message"]=$c ;; esac
 done
-GIT_SEQUENCE_EDITOR=: g rebase -q -i --autosquash "$base" >/dev/null ||
-	die "fixup!/amend! commits do not squash cleanly"
+
+# The series: each patch is its files as its last commits left them, so a
+# fixup! may restate a patch whole.  A file several patches change must
+# have been left by each of them after the ones before: otherwise a patch's
+# version of it would contain a later patch's changes.
+declare -A owner
+g checkout -q -b series "$base"
+for p in "${patches[@]}"; do
+	for key in "${!last[@]}"; do
+		[ "${key%% *}" = "$p" ] || continue
+		f=${key#* }
+		[ "$f" = message ] && continue
+		c=${last[$key]}
+		o=${owner[$f]:-}
+		if [ -n "$o" ] && [ "${pos[$o]}" -gt "${pos[$c]}" ]; then
+			die "$f: commit $o, of an earlier patch, changes it after commit $c of '$(git -C "$TOP" log -1 --format=%s "$p")': restate that patch (fixup!) after $o"
+		fi
+		owner[$f]=$c
+		if git -C "$repo" cat-file -e "${hist[$c]}:$f" 2>/dev/null; then
+			g checkout -q "${hist[$c]}" -- "$f"
+		else
+			g rm -q --ignore-unmatch -- "$f"
+		fi
+	done
+	g add -A
+	if g diff --cached --quiet; then
+		continue	# e.g. the import
+	fi
+	msg=${last["$p message"]:-}
+	if [ -n "$msg" ]; then
+		msg=$(git -C "$TOP" log -1 --format=%B "$msg" | sed 1,2d)
+	else
+		msg=$(git -C "$TOP" log -1 --format=%B "$p")
+	fi
+	printf '%s\n' "$msg" |
+		g commit -q --author="$(git -C "$TOP" log -1 --format='%an <%ae>' "$p")" \
+			--date="$(git -C "$TOP" log -1 --format=%aD "$p")" -F -
+done
 
 n=$(g rev-list --count "$base..HEAD")
 [ "$n" -gt 0 ] || die "the series is empty"
