@@ -57,16 +57,44 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 { }
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
+#ifdef PERCPU_COUNTER_LOCKLESS
 /*
+ * Folds without a lock (64-bit architectures with native 64-bit atomics).
+ *
  * Folding a per-CPU delta into fbc->count is not a single atomic step: the
  * delta is taken out of the per-CPU counter, added to fbc->count and only
  * then is the per-CPU counter reset.  While that happens the per-CPU counter
  * holds PERCPU_COUNTER_FOLDING, a value no per-CPU delta can take, as the
- * fast paths keep every delta within [-INT_MAX, INT_MAX].  Readers treat it as
- * "nothing pending here" (the delta is on its way into fbc->count); writers
- * other than the owning CPU wait for it to go away.
+ * fast paths keep every delta within [-INT_MAX, INT_MAX].  Each fold adds
+ * PERCPU_COUNTER_FOLD to fbc->seq after its update of fbc->count, before it
+ * resets the per-CPU counter; fbc->seq's bit 0, PERCPU_COUNTER_BLOCKED, is
+ * set by an exact reader holding fbc->lock that needs folds to stop.
+ *
+ * An exact reader that must not race with folds takes fbc->lock and sets
+ * PERCPU_COUNTER_BLOCKED (percpu_counter_sum_blocked(), percpu_counter_set()).
+ * A fold checks the bit after its xchg(), a full barrier, and the reader
+ * reads each CPU's delta after setting it with a full barrier: for each CPU, either the reader sees the fold's marker and
+ * waits for it to go away, or the fold sees the bit and puts its delta back
+ * untouched, then waits for fbc->lock.  Once the reader has passed a CPU,
+ * that CPU's delta can no longer move into fbc->count, and the folds it saw
+ * in flight have completed: the deltas and fbc->count, read last, add up
+ * exactly.  The wait for a marker is bounded: a fold that saw the bit clear
+ * completes in a few instructions, with interrupts disabled over there.
  */
 #define PERCPU_COUNTER_FOLDING	S32_MIN
+#define PERCPU_COUNTER_BLOCKED	1
+#define PERCPU_COUNTER_FOLD	2
+
+static void percpu_counter_fold_commit(struct percpu_counter *fbc,
+				       s32 *pcount, s64 amount)
+{
+	atomic64_add(amount, &fbc->count);
+	/* The update before the increment: see percpu_counter_try_sum() */
+	smp_mb__after_atomic();
+	atomic_add(PERCPU_COUNTER_FOLD, &fbc->seq);
+	/* Pairs with smp_load_acquire() in percpu_counter_read_delta() */
+	smp_store_release(pcount, 0);
+}
 
 /*
  * Move the delta in @pcount, plus @amount, into fbc->count.
@@ -84,17 +112,24 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 
 	lockdep_assert_irqs_disabled();
 
-	/* Full barrier: the marker is visible before the global update */
+	/* Full barrier: the marker is visible before we look at the bit */
 	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
-	atomic64_add(count + amount, &fbc->count);
-	/* Pairs with smp_load_acquire() in percpu_counter_read_delta() */
-	smp_store_release(pcount, 0);
+	if (likely(!(atomic_read(&fbc->seq) & PERCPU_COUNTER_BLOCKED))) {
+		percpu_counter_fold_commit(fbc, pcount, count + amount);
+		return;
+	}
+	/* An exact reader holds fbc->lock: back off, fold once it is done */
+	WRITE_ONCE(*pcount, count);
+	raw_spin_lock(&fbc->lock);
+	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
+	percpu_counter_fold_commit(fbc, pcount, count + amount);
+	raw_spin_unlock(&fbc->lock);
 }
 
 /*
- * Read @cpu's delta of @fbc for an exact computation: wait for a fold in
- * progress on that CPU to complete, which takes only a few instructions with
- * interrupts disabled over there.
+ * Read @cpu's delta of @fbc with folds blocked: wait for a fold in progress
+ * on that CPU to complete or back off, a few instructions with interrupts
+ * disabled over there.
  */
 static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 {
@@ -102,41 +137,146 @@ static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 	s32 count;
 
 	/*
-	 * Acquire pairs with the release in percpu_counter_fold(): once the
-	 * fold is seen done, so is its update of fbc->count.
+	 * Acquire pairs with the release in percpu_counter_fold_commit():
+	 * once the fold is seen done, so is its update of fbc->count.
 	 */
 	while ((count = smp_load_acquire(pcount)) == PERCPU_COUNTER_FOLDING)
 		cpu_relax();
 	return count;
 }
 
+/* Stop folds: the caller holds fbc->lock, with interrupts disabled */
+static void percpu_counter_block_folds(struct percpu_counter *fbc)
+{
+	/* Fully ordered: pairs with the xchg() in percpu_counter_fold() */
+	atomic_fetch_or(PERCPU_COUNTER_BLOCKED, &fbc->seq);
+}
+
+static void percpu_counter_unblock_folds(struct percpu_counter *fbc)
+{
+	/*
+	 * Clears the bit and moves fbc->seq on: a pass that overlapped the
+	 * blocked section fails.  Release: a pass that reads the new value
+	 * sees what the section wrote (percpu_counter_set()).
+	 */
+	atomic_add_return_release(PERCPU_COUNTER_BLOCKED, &fbc->seq);
+}
+
+/* Exact sum under fbc->lock, folds blocked */
+static s64 percpu_counter_sum_blocked(struct percpu_counter *fbc)
+{
+	s64 ret = 0;
+	int cpu;
+
+	percpu_counter_block_folds(fbc);
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
+		ret += percpu_counter_read_delta(fbc, cpu);
+	/* After the deltas: the folds they waited for are in it */
+	ret += atomic64_read(&fbc->count);
+	percpu_counter_unblock_folds(fbc);
+	return ret;
+}
+
+/* Exact sum; the caller holds fbc->lock, with interrupts disabled */
+static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
+{
+	s64 ret;
+
+	return percpu_counter_sum_blocked(fbc);
+}
+
+/* Zero a delta for percpu_counter_set(), folds blocked */
+static void percpu_counter_zero_delta(s32 *pcount)
+{
+	s32 old = READ_ONCE(*pcount);
+
+	/* A fold that backs off puts its delta back: cmpxchg() sees it */
+	do {
+		while (old == PERCPU_COUNTER_FOLDING) {
+			cpu_relax();
+			old = READ_ONCE(*pcount);
+		}
+	} while (!try_cmpxchg(pcount, &old, 0));
+}
+
+static inline void percpu_counter_count_set(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	atomic64_set(&fbc->count, amount);
+}
+
+/* Add to fbc->count under fbc->lock: lockless folds may run meanwhile */
+static inline void percpu_counter_count_add(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	atomic64_add(amount, &fbc->count);
+}
+
+#else	/* !PERCPU_COUNTER_LOCKLESS */
 /*
- * Set the counter to @amount and discard all per-CPU deltas.
- *
- * Adds that completed before the call are discarded, adds that start after
- * it returned are counted.  A racing fold either completes before the global
- * count is set, and is discarded with it, or takes its CPU's delta after
- * that was reset, and then only carries adds that raced with the set.  As
- * before, a fast path add racing with the reset of its own CPU's delta may
- * undo that reset: the fast path is not atomic against other CPUs.
+ * 32-bit architectures and CONFIG_GENERIC_ATOMIC64: fbc->count is a plain
+ * s64, every fold and every exact reader takes fbc->lock.
+ */
+static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
+				s64 amount)
+{
+	lockdep_assert_irqs_disabled();
+
+	raw_spin_lock(&fbc->lock);
+	fbc->count += *pcount + amount;
+	*pcount = 0;
+	raw_spin_unlock(&fbc->lock);
+}
+
+static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
+{
+	s64 ret = fbc->count;
+	int cpu;
+
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	return ret;
+}
+
+static inline void percpu_counter_block_folds(struct percpu_counter *fbc) { }
+static inline void percpu_counter_unblock_folds(struct percpu_counter *fbc) { }
+
+static inline void percpu_counter_zero_delta(s32 *pcount)
+{
+	*pcount = 0;
+}
+
+static inline void percpu_counter_count_set(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	fbc->count = amount;
+}
+
+static inline void percpu_counter_count_add(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	fbc->count += amount;
+}
+#endif	/* PERCPU_COUNTER_LOCKLESS */
+
+/*
+ * Set the counter to @amount and discard all per-CPU deltas, atomically with
+ * respect to percpu_counter_sum() and to folds.  As before, a fast path add
+ * racing with the reset of its own CPU's delta may undo that reset: the fast
+ * path is not atomic against other CPUs.
  */
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
+	unsigned long flags;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		s32 old = READ_ONCE(*pcount);
-
-		do {
-			while (old == PERCPU_COUNTER_FOLDING) {
-				cpu_relax();
-				old = READ_ONCE(*pcount);
-			}
-		} while (!try_cmpxchg(pcount, &old, 0));
-	}
-	/* Ordered after the cmpxchg()s above, which are full barriers */
-	atomic64_set(&fbc->count, amount);
+	raw_spin_lock_irqsave(&fbc->lock, flags);
+	percpu_counter_block_folds(fbc);
+	for_each_possible_cpu(cpu)
+		percpu_counter_zero_delta(per_cpu_ptr(fbc->counters, cpu));
+	percpu_counter_count_set(fbc, amount);
+	percpu_counter_unblock_folds(fbc);
+	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_set);
 
@@ -230,41 +370,23 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * No lock is taken, so concurrent adds and folds are never held up.  The
- * global count is read first, then each CPU's delta.  A delta that is folded
- * into the global count between those two reads is missed: a CPU's counter
- * that is being folded reads as PERCPU_COUNTER_FOLDING (taken as 0) or as
- * the value after the fold.  Nothing is ever counted twice: a delta still
- * seen in a per-CPU counter has not yet reached the global count as read,
- * because the fold's xchg() orders the marker before its global update and
- * smp_rmb() orders our reads.  Folds only take whole deltas, and the first
- * fold on a CPU after the global count was read takes the only delta that
- * can contain adds that completed before this call; later folds on that CPU
- * only carry adds that raced with this call.  See percpu_counter_sum() for
- * the resulting error bound.
+ * It takes fbc->lock, as it always did; with lockless folds, it also
+ * blocks them while it adds up (see percpu_counter_sum_blocked()).
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
+	unsigned long flags;
 	s64 ret;
-	int cpu;
 
-	ret = atomic64_read(&fbc->count);
-	/* Pairs with the full barrier in percpu_counter_fold() */
-	smp_rmb();
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
-
-		if (count != PERCPU_COUNTER_FOLDING)
-			ret += count;
-	}
+	local_irq_save(flags);
+	raw_spin_lock(&fbc->lock);
+	ret = percpu_counter_sum_exact(fbc);
+	raw_spin_unlock(&fbc->lock);
+	local_irq_restore(flags);
 	return ret;
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
-/*
- * @key is unused: percpu_counters no longer have a lock.  It is kept so that
- * the prototype, and with it every caller, stays the same.
- */
 int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
 			       struct lock_class_key *key)
@@ -283,10 +405,15 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 	}
 
 	for (i = 0; i < nr_counters; i++) {
+		raw_spin_lock_init(&fbc[i].lock);
+		lockdep_set_class(&fbc[i].lock, key);
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		atomic64_set(&fbc[i].count, amount);
+#ifdef PERCPU_COUNTER_LOCKLESS
+		atomic_set(&fbc[i].seq, 0);
+#endif
+		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
 		debug_percpu_counter_activate(&fbc[i]);
@@ -371,7 +498,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	if (abs(count - rhs) > (batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -400,81 +527,69 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
  *
- * There is no lock: the decision is committed with a cmpxchg on fbc->count,
- * so a fold or another limited add that changes fbc->count while the total
- * is being computed makes us compute it again.  Folds in flight are waited
- * for, so that the per-CPU deltas read add up exactly with the fbc->count
- * that is committed against: limited adds that take this slow path (all
- * those beyond the batch do) never overshoot the limit together.  As before,
- * the fast path, taken while fbc->count is more than batch *
- * num_online_cpus() away from the limit, is not serialised against it.
+ * The decision and the update are made under fbc->lock, from an exact sum:
+ * limited adds that take this slow path (all those that come within batch *
+ * num_online_cpus() of the limit do) never overshoot it together.  Lockless
+ * folds may run meanwhile, but they only move deltas into fbc->count,
+ * which leaves the total unchanged.  The time spent with interrupts disabled
+ * is bounded: the exact sum waits only for folds in flight.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
 {
 	s64 count;
 	s64 unknown;
-	s64 total;
 	unsigned long flags;
 	bool good = false;
-	int cpu;
 
 	if (amount == 0)
 		return true;
 
 	local_irq_save(flags);
-	unknown = (s64)batch * num_online_cpus();
+	unknown = batch * num_online_cpus();
 	count = __this_cpu_read(*fbc->counters);
 
-	/* Skip the global update when safe */
+	/* Skip taking the lock when safe */
 	if (abs(count + amount) <= batch &&
-	    ((amount > 0 && atomic64_read(&fbc->count) + unknown <= limit) ||
-	     (amount < 0 && atomic64_read(&fbc->count) - unknown >= limit))) {
+	    ((amount > 0 && percpu_counter_read(fbc) + unknown <= limit) ||
+	     (amount < 0 && percpu_counter_read(fbc) - unknown >= limit))) {
 		this_cpu_add(*fbc->counters, amount);
 		local_irq_restore(flags);
 		return true;
 	}
 
-	/* Moving this CPU's delta into fbc->count leaves the total unchanged */
-	if (count)
-		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
+	raw_spin_lock(&fbc->lock);
+	count = percpu_counter_read(fbc) + amount;
 
-	count = atomic64_read(&fbc->count);
-	for (;;) {
-		total = count + amount;
-
-		/* Skip the exact sum when safe */
-		if (amount > 0) {
-			if (total - unknown > limit)
-				goto out;
-			good = total + unknown <= limit;
-		} else {
-			if (total + unknown < limit)
-				goto out;
-			good = total - unknown >= limit;
-		}
-
-		if (!good) {
-			/* Pairs with the full barrier in percpu_counter_fold() */
-			smp_rmb();
-			for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
-				total += percpu_counter_read_delta(fbc, cpu);
-			if ((amount > 0 && total > limit) ||
-			    (amount < 0 && total < limit)) {
-				/* Only fail on a total that was consistent */
-				total = atomic64_read(&fbc->count);
-				if (total == count)
-					goto out;
-				count = total;
-				continue;
-			}
-		}
-
-		if (atomic64_try_cmpxchg(&fbc->count, &count, count + amount))
-			break;
+	/* Skip percpu_counter_sum() when safe */
+	if (amount > 0) {
+		if (count - unknown > limit)
+			goto out;
+		if (count + unknown <= limit)
+			good = true;
+	} else {
+		if (count + unknown < limit)
+			goto out;
+		if (count - unknown >= limit)
+			good = true;
 	}
-	good = true;
+
+	if (!good) {
+		count = percpu_counter_sum_exact(fbc) + amount;
+		if (amount > 0) {
+			if (count > limit)
+				goto out;
+		} else {
+			if (count < limit)
+				goto out;
+		}
+		good = true;
+	}
+
+	/* This CPU's delta stays where it is: the total is what matters */
+	percpu_counter_count_add(fbc, amount);
 out:
+	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return good;
 }

@@ -14,8 +14,6 @@
 #include <linux/threads.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
-#include <linux/limits.h>
-#include <linux/minmax.h>
 
 /* percpu_counter batch for local add or sub */
 #define PERCPU_COUNTER_LOCAL_BATCH	INT_MAX
@@ -25,12 +23,31 @@
 /*
  * The value of a percpu_counter is @count plus the sum of the per-CPU deltas
  * in @counters.  An add changes only its CPU's delta, unless that would reach
- * the batch: then the delta and the amount are folded into @count with atomic
- * operations, taking no lock.  Deltas are thus always smaller than the batch
- * in magnitude (at most the batch after __percpu_counter_limited_add()).
+ * the batch: then the delta and the amount are folded into @count.  Deltas
+ * are thus smaller than the batch in magnitude (at most the batch after
+ * __percpu_counter_limited_add()).
+ *
+ * Where a 64-bit atomic is a machine word (64-bit architectures without
+ * CONFIG_GENERIC_ATOMIC64), folds take no lock: they update @count with
+ * atomic operations and count themselves in @seq, which lets
+ * percpu_counter_sum() see whether one happened while it added up; @lock
+ * only serialises exact readers that need folds to stop.  Elsewhere @count
+ * is a plain s64 under @lock, as it always was: a 64-bit atomic there is a
+ * locked cmpxchg8b or a hashed spinlock, no cheaper than @lock, and would
+ * make percpu_counter_read() an atomic read.
  */
+#if defined(CONFIG_64BIT) && !defined(CONFIG_GENERIC_ATOMIC64)
+#define PERCPU_COUNTER_LOCKLESS
+#endif
+
 struct percpu_counter {
+	raw_spinlock_t lock;
+#ifdef PERCPU_COUNTER_LOCKLESS
+	atomic_t seq;		/* 2 per fold; bit 0: folds wait for @lock */
 	atomic64_t count;
+#else
+	s64 count;
+#endif
 #ifdef CONFIG_HOTPLUG_CPU
 	struct list_head list;	/* All percpu_counters are on a list */
 #endif
@@ -43,9 +60,13 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
 			       struct lock_class_key *key);
 
-/* percpu_counters have no lock: there is no lock class key to pass */
 #define percpu_counter_init_many(fbc, value, gfp, nr_counters)		\
-	__percpu_counter_init_many(fbc, value, gfp, nr_counters, NULL)
+	({								\
+		static struct lock_class_key __key;			\
+									\
+		__percpu_counter_init_many(fbc, value, gfp, nr_counters,\
+					   &__key);			\
+	})
 
 
 #define percpu_counter_init(fbc, value, gfp)				\
@@ -109,31 +130,11 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
  * percpu_counter_sum - precise value of a percpu_counter
  * @fbc: the counter
  *
- * Adds all the per-CPU deltas to the global count, without taking a lock.
- *
- * On a counter that nobody updates concurrently the result is exact.  While
- * adds are in flight it is the exact total of a set of adds that
- *  - contains no add that had not started when percpu_counter_sum() returned,
- *    and counts each add at most once;
- *  - contains every add that had completed before percpu_counter_sum() was
- *    called, except that for each CPU the delta that CPU had pending when
- *    the call began may be missed, if it is folded into the global count
- *    while the sum runs.  Only that one delta per CPU: later folds carry only
- *    adds that raced with the call.
- * A pending delta is less than the batch in magnitude: |delta| <= batch - 1
- * with percpu_counter_add_batch(), where batch is the largest batch used on
- * the counter (percpu_counter_batch for percpu_counter_add()), and
- * |delta| <= batch with __percpu_counter_limited_add().  So for a counter
- * that is only ever added non-negative amounts, if C is the total of the
- * adds completed before the call and S the total of those started before it
- * returned, the result r satisfies
- *
- *	C - nr * (batch - 1) <= r <= S
- *
- * where nr is the number of CPUs online at some time during the call
- * (num_online_cpus() without CPU hotplug).  The error is one-sided: nothing
- * is ever counted twice.  A sum that races with percpu_counter_set() may see
- * the old global count with some per-CPU deltas already discarded.
+ * Adds all the per-CPU deltas to the global count.  The result is the total
+ * of a set of adds that contains every add that completed before the call,
+ * no add that started after it returned, and each add at most once; on a
+ * counter nobody updates concurrently, it is exact.  It runs with interrupts
+ * disabled, for a bounded time: one pass over the CPUs with folds held off.
  *
  * Return: the sum, which may be negative.
  */
@@ -146,19 +147,22 @@ static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
  * percpu_counter_read - quick, approximate value of a percpu_counter
  * @fbc: the counter
  *
- * Returns the global count only.  It is a single atomic64_read(), which
- * does not tear on 32-bit machines, but it does not include the per-CPU
- * deltas: it differs from the value percpu_counter_sum() would return by
- * their sum, so by less than batch * nr in magnitude, with batch and nr as
- * for percpu_counter_sum() (at most batch * nr if
- * __percpu_counter_limited_add() is used).  For percpu_counter_add() this is
- * less than percpu_counter_batch * num_online_cpus().
+ * Returns the global count only, with one plain load: it does not include
+ * the per-CPU deltas, so it differs from percpu_counter_sum() by less than
+ * batch * num_online_cpus() in magnitude (batch being the largest batch the
+ * counter is added with; at most that much with
+ * __percpu_counter_limited_add()).  On 32-bit machines the load of the s64
+ * may tear against a concurrent fold, as it always could.
  *
  * Return: the global count, which may be negative.
  */
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
+#ifdef PERCPU_COUNTER_LOCKLESS
 	return atomic64_read(&fbc->count);
+#else
+	return fbc->count;
+#endif
 }
 
 /*
@@ -168,7 +172,12 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
  */
 static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
+#ifdef PERCPU_COUNTER_LOCKLESS
 	s64 ret = atomic64_read(&fbc->count);
+#else
+	/* Prevent reloads of fbc->count */
+	s64 ret = READ_ONCE(fbc->count);
+#endif
 
 	if (ret >= 0)
 		return ret;
@@ -180,35 +189,10 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 	return (fbc->counters != NULL);
 }
 
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for a counter of
- *	nanoseconds updated on every tick)
- *
- * percpu_counter_batch is sized for updates of 1.  A counter updated by
- * amounts of about @unit would, with it, fold into the global count on
- * nearly every update and bounce the global count's cache line between the
- * CPUs.  Scaling the batch by @unit restores about percpu_counter_batch
- * updates per fold.
- *
- * The result is computed from percpu_counter_batch at each call, so it
- * follows CPU hotplug like percpu_counter_batch does.  A larger batch makes
- * percpu_counter_read() less accurate, see there: compare such a counter
- * with __percpu_counter_compare() and the same batch.
- *
- * Return: percpu_counter_batch * @unit, capped at INT_MAX (0 for a @unit
- * of 0, which makes every update fold).
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return min_t(s64, (s64)READ_ONCE(percpu_counter_batch) * unit,
-		     INT_MAX);
-}
-
 #else /* !CONFIG_SMP */
 
 struct percpu_counter {
-	atomic64_t count;
+	s64 count;
 };
 
 static inline int percpu_counter_init_many(struct percpu_counter *fbc,
@@ -218,7 +202,7 @@ static inline int percpu_counter_init_many(struct percpu_counter *fbc,
 	u32 i;
 
 	for (i = 0; i < nr_counters; i++)
-		atomic64_set(&fbc[i].count, amount);
+		fbc[i].count = amount;
 
 	return 0;
 }
@@ -240,16 +224,14 @@ static inline void percpu_counter_destroy(struct percpu_counter *fbc)
 
 static inline void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
-	atomic64_set(&fbc->count, amount);
+	fbc->count = amount;
 }
 
 static inline int percpu_counter_compare(struct percpu_counter *fbc, s64 rhs)
 {
-	s64 count = atomic64_read(&fbc->count);
-
-	if (count > rhs)
+	if (fbc->count > rhs)
 		return 1;
-	else if (count < rhs)
+	else if (fbc->count < rhs)
 		return -1;
 	else
 		return 0;
@@ -264,7 +246,11 @@ __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 static inline void
 percpu_counter_add(struct percpu_counter *fbc, s64 amount)
 {
-	atomic64_add(amount, &fbc->count);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fbc->count += amount;
+	local_irq_restore(flags);
 }
 
 static inline bool
@@ -278,10 +264,10 @@ percpu_counter_limited_add(struct percpu_counter *fbc, s64 limit, s64 amount)
 		return true;
 
 	local_irq_save(flags);
-	count = atomic64_read(&fbc->count) + amount;
+	count = fbc->count + amount;
 	if ((amount > 0 && count <= limit) ||
 	    (amount < 0 && count >= limit)) {
-		atomic64_set(&fbc->count, count);
+		fbc->count = count;
 		good = true;
 	}
 	local_irq_restore(flags);
@@ -303,7 +289,7 @@ percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
-	return atomic64_read(&fbc->count);
+	return fbc->count;
 }
 
 /*
@@ -312,7 +298,7 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
  */
 static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
-	return atomic64_read(&fbc->count);
+	return fbc->count;
 }
 
 static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
@@ -333,36 +319,7 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
-
-/*
- * On UP every add goes straight to the count, as it would with a batch of 0:
- * the batch is ignored, and there is no deviation to bound with it.
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * Like percpu_counter_add(), but with a batch of
- * percpu_counter_scaled_batch(@unit), so that a counter updated by amounts
- * of about @unit folds into the global count about as rarely as one updated
- * by amounts of 1 with percpu_counter_add().  The deviation of
- * percpu_counter_read() and the error bound of percpu_counter_sum() while
- * adds race with it grow with the batch, see there: up to that batch per
- * CPU.  percpu_counter_sum() of a quiescent counter stays exact.
- */
-static inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	percpu_counter_add_batch(fbc, amount, percpu_counter_scaled_batch(unit));
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
