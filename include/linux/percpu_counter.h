@@ -134,7 +134,8 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
  * of a set of adds that contains every add that completed before the call,
  * no add that started after it returned, and each add at most once; on a
  * counter nobody updates concurrently, it is exact.  It runs with interrupts
- * disabled, for a bounded time: one pass over the CPUs with folds held off.
+ * disabled, for a bounded time: at most two lockless passes over the CPUs,
+ * then one with folds held off.
  *
  * Return: the sum, which may be negative.
  */
