@@ -99,6 +99,9 @@ TITLES = {
 			 '(seed 002), CONFIG_TASK_XACCT=y', 'seed 002: 10M '
 			 'calls 3.7 s -> 3.25 s (-12%); ns are instructions here'),
 	'groups': ('Memory per cpuacct group (1000 groups)', '-'),
+	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
+		  '(__percpu_counter_limited_add() slow path) and far from it, '
+		  'one CPU', '-; ns are instructions here'),
 }
 
 out = []
@@ -115,8 +118,8 @@ out.append(f'Kernel {kver()}, QEMU {qemu_version()}; '
 	   'identical code on both kernels.\n')
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
-for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'syscall', 'syscall-nohz',
-	    'groups']:
+for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
+	    'syscall-nohz', 'groups']:
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]

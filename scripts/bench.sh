@@ -59,6 +59,10 @@ for k in base patched; do
 done
 # 3. mmap/munmap loop (vm_committed_as), one process per vCPU.
 rounds_of mmap "mmap,$mmap_ms"
+# 7. percpu_counter_limited_add() near its limit: a tmpfs page near size=.
+for k in base patched; do
+	bench tmpfs "$k" 1 icount 2 "tmpfs,$pcpu_ms"
+done
 # 5. Invalid system calls on one CPU (seed 002), in the root and at depth 3;
 # with nohz_full, each kernel entry and exit accounts time (vtime).
 for k in base patched nocpuacct; do

@@ -5,6 +5,7 @@
 #   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
 #   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
+#   bench.sh tmpfs RUN_MS                  tmpfs page near/far from size=
 #   bench.sh groups N                      Percpu/Slab growth for N groups
 #   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
 #                                          CPU, in a group at each depth
@@ -26,6 +27,15 @@ pcpu)
 	;;
 mmap)
 	/kselftest/percpu_counter/mmap_loop "$1"
+	;;
+tmpfs)
+	# A 2 MiB tmpfs filled to its last pages (limited adds take the slow
+	# path) and a 1 GiB one (fast path); the loop runs on the last CPU.
+	mkdir -p /mnt/near /mnt/far
+	mount -t tmpfs -o size=2m near /mnt/near &&
+		mount -t tmpfs -o size=1g far /mnt/far || exit 1
+	taskset -c "$(($(grep -c ^processor /proc/cpuinfo) - 1))" \
+		/kselftest/percpu_counter/tmpfs_limit /mnt/near /mnt/far "$1"
 	;;
 groups)
 	cg=/sys/fs/cgroup/cpuacct
