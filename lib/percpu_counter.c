@@ -73,13 +73,14 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
  * An exact reader that must not race with folds takes fbc->lock and sets
  * PERCPU_COUNTER_BLOCKED (percpu_counter_sum_blocked(), percpu_counter_set()).
  * A fold checks the bit after its xchg(), a full barrier, and the reader
- * reads each CPU's delta after setting it with a full barrier: for each CPU, either the reader sees the fold's marker and
- * waits for it to go away, or the fold sees the bit and puts its delta back
- * untouched, then waits for fbc->lock.  Once the reader has passed a CPU,
- * that CPU's delta can no longer move into fbc->count, and the folds it saw
- * in flight have completed: the deltas and fbc->count, read last, add up
- * exactly.  The wait for a marker is bounded: a fold that saw the bit clear
- * completes in a few instructions, with interrupts disabled over there.
+ * reads each CPU's delta after setting it with a full barrier: for each
+ * CPU, either the reader sees the fold's marker and waits for it to go
+ * away, or the fold sees the bit and puts its delta back untouched, then
+ * waits for fbc->lock.  Once the reader has passed a CPU, that CPU's delta
+ * can no longer move into fbc->count, and the folds it saw in flight have
+ * completed: the deltas and fbc->count, read last, add up exactly.  The
+ * wait for a marker is bounded: a fold that saw the bit clear completes in
+ * a few instructions, with interrupts disabled over there.
  */
 #define PERCPU_COUNTER_FOLDING	S32_MIN
 #define PERCPU_COUNTER_BLOCKED	1
@@ -97,13 +98,25 @@ static void percpu_counter_fold_commit(struct percpu_counter *fbc,
 }
 
 /*
- * Move the delta in @pcount, plus @amount, into fbc->count.
- *
- * @pcount is this CPU's counter, and interrupts must be disabled so that
- * nothing on this CPU sees the FOLDING marker; or it is the counter of a dead
- * CPU.  The only other writer, percpu_counter_set(), uses cmpxchg() and waits
- * for the marker to go away, so the delta is taken with xchg(): it can
- * neither be lost to nor resurrected after a concurrent set.
+ * Fold under fbc->lock, with interrupts disabled: folds cannot be blocked.
+ * @pcount is this CPU's counter or, from the CPU hotplug callback, a dead
+ * CPU's.
+ */
+static void percpu_counter_fold_locked(struct percpu_counter *fbc,
+				       s32 *pcount, s64 amount)
+{
+	s32 count = xchg(pcount, PERCPU_COUNTER_FOLDING);
+
+	percpu_counter_fold_commit(fbc, pcount, count + amount);
+}
+
+/*
+ * Move the delta in @pcount, this CPU's counter, plus @amount, into
+ * fbc->count.  Interrupts must be disabled, so that nothing on this CPU sees
+ * the FOLDING marker (percpu_counters are not NMI-safe, as before).  The
+ * only other writer, percpu_counter_set(), holds folds off and waits for the
+ * marker to go away, so the delta is taken with xchg(): it can neither be
+ * lost to nor resurrected after a concurrent set.
  */
 static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 				s64 amount)
@@ -118,11 +131,14 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 		percpu_counter_fold_commit(fbc, pcount, count + amount);
 		return;
 	}
-	/* An exact reader holds fbc->lock: back off, fold once it is done */
-	WRITE_ONCE(*pcount, count);
+	/*
+	 * An exact reader holds fbc->lock: back off, fold once it is done.
+	 * If it was percpu_counter_set(), it has zeroed the delta meanwhile
+	 * (the cmpxchg() fails): the delta is discarded, as it must be.
+	 */
+	cmpxchg(pcount, PERCPU_COUNTER_FOLDING, count);
 	raw_spin_lock(&fbc->lock);
-	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
-	percpu_counter_fold_commit(fbc, pcount, count + amount);
+	percpu_counter_fold_locked(fbc, pcount, amount);
 	raw_spin_unlock(&fbc->lock);
 }
 
@@ -143,57 +159,6 @@ static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 	while ((count = smp_load_acquire(pcount)) == PERCPU_COUNTER_FOLDING)
 		cpu_relax();
 	return count;
-}
-
-/*
- * One lockless pass: it reads fbc->seq, fbc->count, the per-CPU deltas,
- * then fbc->seq again.  Take a fold F on CPU i, and the sum's reads of
- * fbc->count (C) and of CPU i's delta (D):
- *  - C sees F's update of fbc->count: D is ordered after C, F's xchg() of
- *    the marker before its update, so D sees the marker (the sum gives up)
- *    or what followed it: F's delta is counted once, in C.
- *  - C does not see it and D sees the delta before F's xchg(): counted
- *    once, in D.
- *  - C does not see it and D sees the marker, or what followed F's reset:
- *    the delta is missed.  But D is an acquire, F's reset a release, so the
- *    second read of fbc->seq sees F's increment, and the first one did not,
- *    as it is an acquire and F incremented after its update of fbc->count,
- *    which C did not see: the sum gives up.
- * So a pass whose two reads of fbc->seq agree (and found bit 0 clear) has
- * counted every delta exactly once, at one point between its reads of
- * fbc->count and CPU i's delta; hence every add completed before the call.
- * fbc->seq is 32-bit: a wrong "agree" needs 2^31 folds, each a locked
- * operation on the counter's cache line, during one pass, which runs with
- * interrupts disabled and reads nr_cpu_ids words at most.
- *
- * A pass can fail for as long as other CPUs keep folding: callers fall back
- * to percpu_counter_sum_blocked().
- */
-static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
-{
-	unsigned int seq;
-	s64 ret;
-	int cpu;
-
-	/* Acquire: fbc->count is read after, see the comment above */
-	seq = atomic_read_acquire(&fbc->seq);
-	if (seq & PERCPU_COUNTER_BLOCKED)
-		return false;
-	ret = atomic64_read(&fbc->count);
-	/* Pairs with the xchg() in percpu_counter_fold() */
-	smp_rmb();
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		s32 count = smp_load_acquire(per_cpu_ptr(fbc->counters, cpu));
-
-		if (count == PERCPU_COUNTER_FOLDING)
-			return false;
-		ret += count;
-	}
-	/* The acquires order this read after the deltas */
-	if (atomic_read(&fbc->seq) != seq)
-		return false;
-	*sum = ret;
-	return true;
 }
 
 /* Stop folds: the caller holds fbc->lock, with interrupts disabled */
@@ -233,23 +198,20 @@ static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
 {
 	s64 ret;
 
-	if (percpu_counter_try_sum(fbc, &ret))
-		return ret;
 	return percpu_counter_sum_blocked(fbc);
 }
 
-/* Zero a delta for percpu_counter_set(), folds blocked */
+/*
+ * Zero a delta for percpu_counter_set(), folds blocked.  A fold that had
+ * started before they were must complete first, or its update of fbc->count
+ * could land after the set; a marker seen later is a fold backing off,
+ * whose cmpxchg() then finds the zero and leaves it.
+ */
 static void percpu_counter_zero_delta(s32 *pcount)
 {
-	s32 old = READ_ONCE(*pcount);
-
-	/* A fold that backs off puts its delta back: cmpxchg() sees it */
-	do {
-		while (old == PERCPU_COUNTER_FOLDING) {
-			cpu_relax();
-			old = READ_ONCE(*pcount);
-		}
-	} while (!try_cmpxchg(pcount, &old, 0));
+	while (READ_ONCE(*pcount) == PERCPU_COUNTER_FOLDING)
+		cpu_relax();
+	xchg(pcount, 0);
 }
 
 static inline void percpu_counter_count_set(struct percpu_counter *fbc,
@@ -258,26 +220,25 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 	atomic64_set(&fbc->count, amount);
 }
 
-/* Add to fbc->count under fbc->lock: lockless folds may run meanwhile */
-static inline void percpu_counter_count_add(struct percpu_counter *fbc,
-					    s64 amount)
-{
-	atomic64_add(amount, &fbc->count);
-}
-
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /*
  * 32-bit architectures and CONFIG_GENERIC_ATOMIC64: fbc->count is a plain
  * s64, every fold and every exact reader takes fbc->lock.
  */
+static void percpu_counter_fold_locked(struct percpu_counter *fbc,
+				       s32 *pcount, s64 amount)
+{
+	fbc->count += *pcount + amount;
+	*pcount = 0;
+}
+
 static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 				s64 amount)
 {
 	lockdep_assert_irqs_disabled();
 
 	raw_spin_lock(&fbc->lock);
-	fbc->count += *pcount + amount;
-	*pcount = 0;
+	percpu_counter_fold_locked(fbc, pcount, amount);
 	raw_spin_unlock(&fbc->lock);
 }
 
@@ -303,12 +264,6 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 					    s64 amount)
 {
 	fbc->count = amount;
-}
-
-static inline void percpu_counter_count_add(struct percpu_counter *fbc,
-					    s64 amount)
-{
-	fbc->count += amount;
 }
 #endif	/* PERCPU_COUNTER_LOCKLESS */
 
@@ -423,9 +378,8 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Without lockless folds this takes fbc->lock, as it always did.  With them
- * it first tries lockless passes (see percpu_counter_try_sum()), which no
- * fold waits for; only if folds keep interfering does it take fbc->lock.
+ * It takes fbc->lock, as it always did; with lockless folds, it also
+ * blocks them while it adds up (see percpu_counter_sum_blocked()).
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -433,18 +387,9 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	s64 ret;
 
 	local_irq_save(flags);
-#ifdef PERCPU_COUNTER_LOCKLESS
-	if (!percpu_counter_try_sum(fbc, &ret) &&
-	    !percpu_counter_try_sum(fbc, &ret)) {
-		raw_spin_lock(&fbc->lock);
-		ret = percpu_counter_sum_blocked(fbc);
-		raw_spin_unlock(&fbc->lock);
-	}
-#else
 	raw_spin_lock(&fbc->lock);
 	ret = percpu_counter_sum_exact(fbc);
 	raw_spin_unlock(&fbc->lock);
-#endif
 	local_irq_restore(flags);
 	return ret;
 }
@@ -540,11 +485,17 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+		unsigned long flags;
 
-		/* Only percpu_counter_set() can still write it, to zero */
-		if (READ_ONCE(*pcount))
-			percpu_counter_fold(fbc, pcount, 0);
+		/*
+		 * Under fbc->lock with interrupts disabled, which
+		 * spin_lock_irq() does not guarantee on PREEMPT_RT: a reader
+		 * must never wait for a fold whose task was preempted.
+		 */
+		raw_spin_lock_irqsave(&fbc->lock, flags);
+		percpu_counter_fold_locked(fbc, per_cpu_ptr(fbc->counters, cpu),
+					   0);
+		raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	}
 	spin_unlock_irq(&percpu_counters_lock);
 #endif
@@ -561,7 +512,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	if (abs(count - rhs) > (batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -595,7 +546,7 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * num_online_cpus() of the limit do) never overshoot it together.  Lockless
  * folds may run meanwhile, but they only move deltas into fbc->count,
  * which leaves the total unchanged.  The time spent with interrupts disabled
- * is bounded: percpu_counter_sum_exact() makes at most one lockless pass.
+ * is bounded: the exact sum waits only for folds in flight.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -609,7 +560,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = (s64)batch * num_online_cpus();
+	unknown = batch * num_online_cpus();
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */
@@ -649,8 +600,8 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		good = true;
 	}
 
-	/* This CPU's delta stays where it is: the total is what matters */
-	percpu_counter_count_add(fbc, amount);
+	/* Fold this CPU's delta with the amount, as the fast path would */
+	percpu_counter_fold_locked(fbc, this_cpu_ptr(fbc->counters), amount);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
