@@ -161,6 +161,64 @@ static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 	return count;
 }
 
+/*
+ * One lockless pass: it reads fbc->seq, fbc->count, the per-CPU deltas,
+ * then fbc->seq again.  Take a fold F on CPU i, and the sum's reads of
+ * fbc->count (C) and of CPU i's delta (D):
+ *  - C sees F's update of fbc->count: D is ordered after C, F's xchg() of
+ *    the marker before its update, so D sees the marker (the sum gives up)
+ *    or what followed it: F's delta is counted once, in C.
+ *  - C does not see it and D sees the delta before F's xchg(): counted
+ *    once, in D.
+ *  - C does not see it and D sees the marker, or what followed F's reset:
+ *    the delta is missed.  But D is an acquire, F's reset a release, so the
+ *    second read of fbc->seq sees F's increment, and the first one did not,
+ *    as it is an acquire and F incremented after its update of fbc->count,
+ *    which C did not see: the sum gives up.
+ * In the last case D may read a later store of CPU i's fast path instead of
+ * the reset.  The kernel memory model only extends a release through atomic
+ * read-modify-writes, but every architecture orders a CPU's later store to
+ * the same location after its release (x86 is TSO, arm64 orders same-address
+ * stores, the barrier of a release on powerpc and riscv orders all later
+ * stores), and so does percpu_counter_sum_blocked(), which relies on it too.
+ * So a pass whose two reads of fbc->seq agree (and found bit 0 clear) has
+ * counted every delta exactly once, at one point between its reads of
+ * fbc->count and CPU i's delta; hence every add completed before the call.
+ * fbc->seq is 32-bit: a wrong "agree" needs 2^31 folds, each a locked
+ * operation on the counter's cache line, during one pass, which runs with
+ * interrupts disabled and reads nr_cpu_ids words at most.
+ *
+ * A pass can fail for as long as other CPUs keep folding: callers fall back
+ * to percpu_counter_sum_blocked().
+ */
+static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+{
+	unsigned int seq;
+	s64 ret;
+	int cpu;
+
+	/* Acquire: fbc->count is read after, see the comment above */
+	seq = atomic_read_acquire(&fbc->seq);
+	if (seq & PERCPU_COUNTER_BLOCKED)
+		return false;
+	ret = atomic64_read(&fbc->count);
+	/* Pairs with the xchg() in percpu_counter_fold() */
+	smp_rmb();
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
+		/* Pairs with the release in percpu_counter_fold_commit() */
+		s32 count = smp_load_acquire(per_cpu_ptr(fbc->counters, cpu));
+
+		if (count == PERCPU_COUNTER_FOLDING)
+			return false;
+		ret += count;
+	}
+	/* The acquires order this read after the deltas */
+	if (atomic_read(&fbc->seq) != seq)
+		return false;
+	*sum = ret;
+	return true;
+}
+
 /* Stop folds: the caller holds fbc->lock, with interrupts disabled */
 static void percpu_counter_block_folds(struct percpu_counter *fbc)
 {
@@ -198,6 +256,8 @@ static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
 {
 	s64 ret;
 
+	if (percpu_counter_try_sum(fbc, &ret))
+		return ret;
 	return percpu_counter_sum_blocked(fbc);
 }
 
@@ -378,8 +438,9 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * It takes fbc->lock, as it always did; with lockless folds, it also
- * blocks them while it adds up (see percpu_counter_sum_blocked()).
+ * Without lockless folds this takes fbc->lock, as it always did.  With them
+ * it first tries lockless passes (see percpu_counter_try_sum()), which no
+ * fold waits for; only if folds keep interfering does it take fbc->lock.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -387,9 +448,18 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	s64 ret;
 
 	local_irq_save(flags);
+#ifdef PERCPU_COUNTER_LOCKLESS
+	if (!percpu_counter_try_sum(fbc, &ret) &&
+	    !percpu_counter_try_sum(fbc, &ret)) {
+		raw_spin_lock(&fbc->lock);
+		ret = percpu_counter_sum_blocked(fbc);
+		raw_spin_unlock(&fbc->lock);
+	}
+#else
 	raw_spin_lock(&fbc->lock);
 	ret = percpu_counter_sum_exact(fbc);
 	raw_spin_unlock(&fbc->lock);
+#endif
 	local_irq_restore(flags);
 	return ret;
 }
@@ -546,7 +616,7 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * num_online_cpus() of the limit do) never overshoot it together.  Lockless
  * folds may run meanwhile, but they only move deltas into fbc->count,
  * which leaves the total unchanged.  The time spent with interrupts disabled
- * is bounded: the exact sum waits only for folds in flight.
+ * is bounded: percpu_counter_sum_exact() makes at most one lockless pass.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
