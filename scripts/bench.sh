@@ -4,7 +4,8 @@
 # make bench: the base, patched and nocpuacct kernels side by side, same
 # initramfs jobs (scripts/guest/bench.sh), kernels interleaved within each
 # round. Results: build/bench/results.csv, then report.md and plots by
-# scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter.
+# scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
+# ..." runs only those experiments (names as in results.csv).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,7 @@ fi
 # one experiment.
 bench() {
 	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6 kp=${7:-}
+	case " ${ONLY:-$exp} " in *" $exp "*) ;; *) return 0 ;; esac
 	local log=$out/logs/$exp-$k-$r.log
 	local icount= kparams=
 	[ "$mode" = icount ] && icount=-i
