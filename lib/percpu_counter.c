@@ -71,7 +71,7 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
  * set by an exact reader holding fbc->lock that needs folds to stop.
  *
  * An exact reader that must not race with folds takes fbc->lock and sets
- * PERCPU_COUNTER_BLOCKED (percpu_counter_sum_blocked(), percpu_counter_set()).
+ * PERCPU_COUNTER_BLOCKED (percpu_counter_block_folds()).
  * A fold checks the bit after its xchg(), a full barrier, and the reader
  * reads each CPU's delta after setting it with a full barrier: for each
  * CPU, either the reader sees the fold's marker and waits for it to go
@@ -80,20 +80,22 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
  * can no longer move into fbc->count, and the folds it saw in flight have
  * completed: the deltas and fbc->count, read last, add up exactly.  The
  * wait for a marker is bounded: a fold that saw the bit clear completes in
- * a few instructions, with interrupts disabled over there.
+ * a few instructions, with interrupts disabled over there (unless its vCPU
+ * is preempted, as a spinlock holder's can be).
  */
 #define PERCPU_COUNTER_FOLDING	S32_MIN
 #define PERCPU_COUNTER_BLOCKED	1
 #define PERCPU_COUNTER_FOLD	2
 
-static void percpu_counter_fold_commit(struct percpu_counter *fbc,
-				       s32 *pcount, s64 amount)
+/* Inlined, as is all of the fold's common path: it is what adds cost */
+static __always_inline void
+percpu_counter_fold_commit(struct percpu_counter *fbc, s32 *pcount, s64 amount)
 {
 	atomic64_add(amount, &fbc->count);
-	/* The update before the increment: see percpu_counter_try_sum() */
+	/* The update before the increment, which tells that a fold happened */
 	smp_mb__after_atomic();
 	atomic_add(PERCPU_COUNTER_FOLD, &fbc->seq);
-	/* Pairs with smp_load_acquire() in percpu_counter_read_delta() */
+	/* Pairs with smp_rmb() after the reads of the deltas */
 	smp_store_release(pcount, 0);
 }
 
@@ -102,10 +104,14 @@ static void percpu_counter_fold_commit(struct percpu_counter *fbc,
  * @pcount is this CPU's counter or, from the CPU hotplug callback, a dead
  * CPU's.
  */
-static void percpu_counter_fold_locked(struct percpu_counter *fbc,
-				       s32 *pcount, s64 amount)
+static __always_inline void
+percpu_counter_fold_locked(struct percpu_counter *fbc, s32 *pcount, s64 amount)
 {
-	s32 count = xchg(pcount, PERCPU_COUNTER_FOLDING);
+	s32 count;
+
+	lockdep_assert_held(&fbc->lock);
+	lockdep_assert_irqs_disabled();
+	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
 
 	percpu_counter_fold_commit(fbc, pcount, count + amount);
 }
@@ -118,8 +124,13 @@ static void percpu_counter_fold_locked(struct percpu_counter *fbc,
  * marker to go away, so the delta is taken with xchg(): it can neither be
  * lost to nor resurrected after a concurrent set.
  */
-static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
-				s64 amount)
+/*
+ * Returns false, having added nothing, if an exact reader holds fbc->lock:
+ * the caller then folds with percpu_counter_fold_slow(), once interrupts
+ * are enabled again, so that nothing but the fold itself has to wait.
+ */
+static __always_inline bool
+percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount, s64 amount)
 {
 	s32 count;
 
@@ -127,19 +138,13 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 
 	/* Full barrier: the marker is visible before we look at the bit */
 	count = xchg(pcount, PERCPU_COUNTER_FOLDING);
-	if (likely(!(atomic_read(&fbc->seq) & PERCPU_COUNTER_BLOCKED))) {
-		percpu_counter_fold_commit(fbc, pcount, count + amount);
-		return;
+	if (unlikely(atomic_read(&fbc->seq) & PERCPU_COUNTER_BLOCKED)) {
+		/* Back off: nobody else writes over the marker */
+		WRITE_ONCE(*pcount, count);
+		return false;
 	}
-	/*
-	 * An exact reader holds fbc->lock: back off, fold once it is done.
-	 * If it was percpu_counter_set(), it has zeroed the delta meanwhile
-	 * (the cmpxchg() fails): the delta is discarded, as it must be.
-	 */
-	cmpxchg(pcount, PERCPU_COUNTER_FOLDING, count);
-	raw_spin_lock(&fbc->lock);
-	percpu_counter_fold_locked(fbc, pcount, amount);
-	raw_spin_unlock(&fbc->lock);
+	percpu_counter_fold_commit(fbc, pcount, count + amount);
+	return true;
 }
 
 /*
@@ -147,131 +152,88 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
  * on that CPU to complete or back off, a few instructions with interrupts
  * disabled over there.
  */
-static s32 percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
+static __always_inline s32
+percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 {
 	s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
 	s32 count;
 
-	/*
-	 * Acquire pairs with the release in percpu_counter_fold_commit():
-	 * once the fold is seen done, so is its update of fbc->count.
-	 */
-	while ((count = smp_load_acquire(pcount)) == PERCPU_COUNTER_FOLDING)
+	/* The caller's smp_rmb() orders what follows: not an acquire per CPU */
+	while ((count = READ_ONCE(*pcount)) == PERCPU_COUNTER_FOLDING)
 		cpu_relax();
 	return count;
 }
 
 /*
- * One lockless pass: it reads fbc->seq, fbc->count, the per-CPU deltas,
- * then fbc->seq again.  Take a fold F on CPU i, and the sum's reads of
- * fbc->count (C) and of CPU i's delta (D):
- *  - C sees F's update of fbc->count: D is ordered after C, F's xchg() of
- *    the marker before its update, so D sees the marker (the sum gives up)
- *    or what followed it: F's delta is counted once, in C.
- *  - C does not see it and D sees the delta before F's xchg(): counted
- *    once, in D.
- *  - C does not see it and D sees the marker, or what followed F's reset:
- *    the delta is missed.  But D is an acquire, F's reset a release, so the
- *    second read of fbc->seq sees F's increment, and the first one did not,
- *    as it is an acquire and F incremented after its update of fbc->count,
- *    which C did not see: the sum gives up.
- * In the last case D may read a later store of CPU i's fast path instead of
- * the reset.  The kernel memory model only extends a release through atomic
- * read-modify-writes, but every architecture orders a CPU's later store to
- * the same location after its release (x86 is TSO, arm64 orders same-address
- * stores, the barrier of a release on powerpc and riscv orders all later
- * stores), and so does percpu_counter_sum_blocked(), which relies on it too.
- * So a pass whose two reads of fbc->seq agree (and found bit 0 clear) has
- * counted every delta exactly once, at one point between its reads of
- * fbc->count and CPU i's delta; hence every add completed before the call.
- * fbc->seq is 32-bit: a wrong "agree" needs 2^31 folds, each a locked
- * operation on the counter's cache line, during one pass, which runs with
- * interrupts disabled and reads nr_cpu_ids words at most.
- *
- * A pass can fail for as long as other CPUs keep folding: callers fall back
- * to percpu_counter_sum_blocked().
+ * Stop folds: the caller holds fbc->lock, with interrupts disabled.  The
+ * exact readers inline this and the next three: near its limit, every
+ * __percpu_counter_limited_add() comes through here.
  */
-static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+static __always_inline void
+percpu_counter_block_folds(struct percpu_counter *fbc)
 {
-	unsigned int seq;
-	s64 ret;
-	int cpu;
-
-	/* Acquire: fbc->count is read after, see the comment above */
-	seq = atomic_read_acquire(&fbc->seq);
-	if (seq & PERCPU_COUNTER_BLOCKED)
-		return false;
-	ret = atomic64_read(&fbc->count);
-	/* Pairs with the xchg() in percpu_counter_fold() */
-	smp_rmb();
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		/* Pairs with the release in percpu_counter_fold_commit() */
-		s32 count = smp_load_acquire(per_cpu_ptr(fbc->counters, cpu));
-
-		if (count == PERCPU_COUNTER_FOLDING)
-			return false;
-		ret += count;
-	}
-	/* The acquires order this read after the deltas */
-	if (atomic_read(&fbc->seq) != seq)
-		return false;
-	*sum = ret;
-	return true;
+	atomic_or(PERCPU_COUNTER_BLOCKED, &fbc->seq);
+	/* Full barrier: pairs with the xchg() in percpu_counter_fold() */
+	smp_mb__after_atomic();
 }
 
-/* Stop folds: the caller holds fbc->lock, with interrupts disabled */
-static void percpu_counter_block_folds(struct percpu_counter *fbc)
-{
-	/* Fully ordered: pairs with the xchg() in percpu_counter_fold() */
-	atomic_fetch_or(PERCPU_COUNTER_BLOCKED, &fbc->seq);
-}
-
-static void percpu_counter_unblock_folds(struct percpu_counter *fbc)
+static __always_inline void
+percpu_counter_unblock_folds(struct percpu_counter *fbc)
 {
 	/*
-	 * Clears the bit and moves fbc->seq on: a pass that overlapped the
-	 * blocked section fails.  Release: a pass that reads the new value
-	 * sees what the section wrote (percpu_counter_set()).
+	 * Release: a pass that reads the new value sees what the blocked
+	 * section wrote (percpu_counter_set()).
 	 */
-	atomic_add_return_release(PERCPU_COUNTER_BLOCKED, &fbc->seq);
+	smp_mb__before_atomic();
+	/* Clears the bit and moves fbc->seq on: an overlapping pass fails */
+	atomic_inc(&fbc->seq);
 }
 
-/* Exact sum under fbc->lock, folds blocked */
-static s64 percpu_counter_sum_blocked(struct percpu_counter *fbc)
+/* Exact sum: the caller holds fbc->lock and has blocked folds */
+static __always_inline s64
+percpu_counter_sum_locked(struct percpu_counter *fbc)
 {
 	s64 ret = 0;
 	int cpu;
 
-	percpu_counter_block_folds(fbc);
 	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
 		ret += percpu_counter_read_delta(fbc, cpu);
-	/* After the deltas: the folds they waited for are in it */
-	ret += atomic64_read(&fbc->count);
-	percpu_counter_unblock_folds(fbc);
-	return ret;
-}
-
-/* Exact sum; the caller holds fbc->lock, with interrupts disabled */
-static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
-{
-	s64 ret;
-
-	if (percpu_counter_try_sum(fbc, &ret))
-		return ret;
-	return percpu_counter_sum_blocked(fbc);
+	/*
+	 * After the deltas: the folds they waited for are in it.  Pairs with
+	 * the release in percpu_counter_fold_commit().
+	 */
+	smp_rmb();
+	return ret + atomic64_read(&fbc->count);
 }
 
 /*
- * Zero a delta for percpu_counter_set(), folds blocked.  A fold that had
- * started before they were must complete first, or its update of fbc->count
- * could land after the set; a marker seen later is a fold backing off,
- * whose cmpxchg() then finds the zero and leaves it.
+ * Fold this CPU's delta with @amount, folds blocked by the caller: no pass
+ * can succeed meanwhile, and no other fold can run, so plain stores do.
+ */
+static __always_inline void
+percpu_counter_fold_held(struct percpu_counter *fbc, s32 *pcount, s64 amount)
+{
+	atomic64_add(*pcount + amount, &fbc->count);
+	WRITE_ONCE(*pcount, 0);
+}
+
+/*
+ * Zero a delta for percpu_counter_set(), folds blocked.  A fold that holds
+ * the marker completes or backs off first: the cmpxchg() never overwrites
+ * it, so a fold can never commit a delta the set has discarded.  It retries
+ * when this CPU's fast path changed the delta in between: lock-free, not
+ * wait-free, as the fast path is not atomic against other CPUs anyway.
  */
 static void percpu_counter_zero_delta(s32 *pcount)
 {
-	while (READ_ONCE(*pcount) == PERCPU_COUNTER_FOLDING)
-		cpu_relax();
-	xchg(pcount, 0);
+	s32 old = READ_ONCE(*pcount);
+
+	do {
+		while (old == PERCPU_COUNTER_FOLDING) {
+			cpu_relax();
+			old = READ_ONCE(*pcount);
+		}
+	} while (!try_cmpxchg(pcount, &old, 0));
 }
 
 static inline void percpu_counter_count_set(struct percpu_counter *fbc,
@@ -288,11 +250,12 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 static void percpu_counter_fold_locked(struct percpu_counter *fbc,
 				       s32 *pcount, s64 amount)
 {
+	lockdep_assert_held(&fbc->lock);
 	fbc->count += *pcount + amount;
 	*pcount = 0;
 }
 
-static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
+static bool percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 				s64 amount)
 {
 	lockdep_assert_irqs_disabled();
@@ -300,9 +263,10 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 	raw_spin_lock(&fbc->lock);
 	percpu_counter_fold_locked(fbc, pcount, amount);
 	raw_spin_unlock(&fbc->lock);
+	return true;
 }
 
-static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
+static s64 percpu_counter_sum_locked(struct percpu_counter *fbc)
 {
 	s64 ret = fbc->count;
 	int cpu;
@@ -315,6 +279,12 @@ static s64 percpu_counter_sum_exact(struct percpu_counter *fbc)
 static inline void percpu_counter_block_folds(struct percpu_counter *fbc) { }
 static inline void percpu_counter_unblock_folds(struct percpu_counter *fbc) { }
 
+static void percpu_counter_fold_held(struct percpu_counter *fbc,
+				     s32 *pcount, s64 amount)
+{
+	percpu_counter_fold_locked(fbc, pcount, amount);
+}
+
 static inline void percpu_counter_zero_delta(s32 *pcount)
 {
 	*pcount = 0;
@@ -326,6 +296,17 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 	fbc->count = amount;
 }
 #endif	/* PERCPU_COUNTER_LOCKLESS */
+
+/* Fold this CPU's delta and @amount under fbc->lock */
+static noinline void percpu_counter_fold_slow(struct percpu_counter *fbc,
+					      s64 amount)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&fbc->lock, flags);
+	percpu_counter_fold_locked(fbc, this_cpu_ptr(fbc->counters), amount);
+	raw_spin_unlock_irqrestore(&fbc->lock, flags);
+}
 
 /*
  * Set the counter to @amount and discard all per-CPU deltas, atomically with
@@ -374,15 +355,20 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	count = this_cpu_read(*fbc->counters);
 	do {
 		if (unlikely(abs(count + amount) >= batch)) {
+			bool done;
+
 			local_irq_save(flags);
 			/*
 			 * Note: by now we might have migrated to another CPU
 			 * or the value might have changed; the fold takes
 			 * whatever this CPU has pending.
 			 */
-			percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters),
-					    amount);
+			done = percpu_counter_fold(fbc,
+						   this_cpu_ptr(fbc->counters),
+						   amount);
 			local_irq_restore(flags);
+			if (unlikely(!done))
+				percpu_counter_fold_slow(fbc, amount);
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
@@ -397,14 +383,18 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
 	s64 count;
 	unsigned long flags;
+	bool done = true;
 
 	local_irq_save(flags);
 	count = __this_cpu_read(*fbc->counters) + amount;
 	if (abs(count) >= batch)
-		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), amount);
+		done = percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters),
+					   amount);
 	else
 		this_cpu_add(*fbc->counters, amount);
 	local_irq_restore(flags);
+	if (unlikely(!done))
+		percpu_counter_fold_slow(fbc, amount);
 }
 #endif
 EXPORT_SYMBOL(percpu_counter_add_batch);
@@ -418,11 +408,14 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
 	unsigned long flags;
+	bool done = true;
 
 	local_irq_save(flags);
 	if (__this_cpu_read(*fbc->counters))
-		percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
+		done = percpu_counter_fold(fbc, this_cpu_ptr(fbc->counters), 0);
 	local_irq_restore(flags);
+	if (unlikely(!done))
+		percpu_counter_fold_slow(fbc, 0);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
 
@@ -438,9 +431,8 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Without lockless folds this takes fbc->lock, as it always did.  With them
- * it first tries lockless passes (see percpu_counter_try_sum()), which no
- * fold waits for; only if folds keep interfering does it take fbc->lock.
+ * It takes fbc->lock, as it always did; with lockless folds, it also
+ * blocks them while it adds up (see percpu_counter_block_folds()).
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -448,18 +440,11 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	s64 ret;
 
 	local_irq_save(flags);
-#ifdef PERCPU_COUNTER_LOCKLESS
-	if (!percpu_counter_try_sum(fbc, &ret) &&
-	    !percpu_counter_try_sum(fbc, &ret)) {
-		raw_spin_lock(&fbc->lock);
-		ret = percpu_counter_sum_blocked(fbc);
-		raw_spin_unlock(&fbc->lock);
-	}
-#else
 	raw_spin_lock(&fbc->lock);
-	ret = percpu_counter_sum_exact(fbc);
+	percpu_counter_block_folds(fbc);
+	ret = percpu_counter_sum_locked(fbc);
+	percpu_counter_unblock_folds(fbc);
 	raw_spin_unlock(&fbc->lock);
-#endif
 	local_irq_restore(flags);
 	return ret;
 }
@@ -555,16 +540,18 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
+		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
 		unsigned long flags;
 
 		/*
 		 * Under fbc->lock with interrupts disabled, which
 		 * spin_lock_irq() does not guarantee on PREEMPT_RT: a reader
-		 * must never wait for a fold whose task was preempted.
+		 * must never wait for a fold whose task was preempted.  Only
+		 * lock holders write a dead CPU's delta.
 		 */
 		raw_spin_lock_irqsave(&fbc->lock, flags);
-		percpu_counter_fold_locked(fbc, per_cpu_ptr(fbc->counters, cpu),
-					   0);
+		if (*pcount)
+			percpu_counter_fold_locked(fbc, pcount, 0);
 		raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	}
 	spin_unlock_irq(&percpu_counters_lock);
@@ -582,7 +569,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	if (abs(count - rhs) > (batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -611,12 +598,11 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
  *
- * The decision and the update are made under fbc->lock, from an exact sum:
- * limited adds that take this slow path (all those that come within batch *
- * num_online_cpus() of the limit do) never overshoot it together.  Lockless
- * folds may run meanwhile, but they only move deltas into fbc->count,
- * which leaves the total unchanged.  The time spent with interrupts disabled
- * is bounded: percpu_counter_sum_exact() makes at most one lockless pass.
+ * The decision and the update are made under fbc->lock, from an exact sum
+ * taken with folds held off until the update: limited adds that take this
+ * slow path (all those that come within batch * num_online_cpus() of the
+ * limit do) never overshoot it together.  Interrupts are disabled for one
+ * lock acquisition and one pass over the CPUs.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -630,7 +616,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = (s64)batch * num_online_cpus();
+	unknown = batch * num_online_cpus();
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */
@@ -658,20 +644,23 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 			good = true;
 	}
 
-	if (!good) {
-		count = percpu_counter_sum_exact(fbc) + amount;
-		if (amount > 0) {
-			if (count > limit)
-				goto out;
-		} else {
-			if (count < limit)
-				goto out;
-		}
-		good = true;
+	if (good) {
+		/* Fold this CPU's delta with the amount, as the fast path would */
+		percpu_counter_fold_locked(fbc, this_cpu_ptr(fbc->counters),
+					   amount);
+		goto out;
 	}
 
-	/* Fold this CPU's delta with the amount, as the fast path would */
-	percpu_counter_fold_locked(fbc, this_cpu_ptr(fbc->counters), amount);
+	percpu_counter_block_folds(fbc);
+	count = percpu_counter_sum_locked(fbc) + amount;
+	if (amount > 0)
+		good = count <= limit;
+	else
+		good = count >= limit;
+	if (good)
+		percpu_counter_fold_held(fbc, this_cpu_ptr(fbc->counters),
+					 amount);
+	percpu_counter_unblock_folds(fbc);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
