@@ -5,6 +5,39 @@
  *
  * Based on the work by Paul Menage (menage@google.com) and Balbir Singh
  * (balbir@in.ibm.com).
+ *
+ * Every event is charged once, to the per-CPU counters of the task's own
+ * group, whatever its depth; the hierarchical totals the files show are
+ * summed over the group's subtree when a file is read.  The root group is
+ * the exception: its counters are the system-wide ones, kept as before
+ * (its per-CPU usage, kernel_cpustat and rq->nr_switches count every
+ * task), and reading them walks nothing.
+ *
+ * A group's value on a CPU, for each counter, is
+ *
+ *	sum over D in subtree(G) of (own(D) + aux(D))
+ *
+ * where own(D) is what D's own tasks were charged and aux(D) what D's
+ * removed children handed over to it (cpuacct_css_free()), minus what
+ * resets of D took away (cpuacct_reset()).  A reset of G subtracts the
+ * value of G from aux(G) and adds it to aux(parent), so that G's view is
+ * zero, its descendants' are untouched, and its ancestors' do not change.
+ *
+ * Locking:
+ *
+ *  - own() of a CPU is written by that CPU's accounting only: usage and
+ *    nr_switches under the CPU's rq->lock (cpuacct_charge() may run for a
+ *    remote rq), user and system by the CPU itself with irqs disabled
+ *    (the tick and vtime).  Readers do not lock them: on 64-bit a u64 is
+ *    read whole; on 32-bit each of the two kinds of writers has its own
+ *    u64_stats_sync, so a read never tears and never blocks a writer.
+ *
+ *  - aux() and the groups' own tree (children/sibling, linked at css_alloc
+ *    and unlinked at css_free) are only written under cpuacct_mutex, and
+ *    inside write sections of cpuacct_seq.  Readers walk the tree under
+ *    RCU and retry when cpuacct_seq moved, so they see each hand-over and
+ *    each reset of a CPU either not at all or whole; after a few retries,
+ *    they take cpuacct_mutex instead, so they cannot be starved.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -20,24 +53,30 @@ static const char * const cpuacct_stat_desc[] = {
 	[CPUACCT_STAT_SYSTEM] = "system",
 };
 
+/* The counters of a group, per CPU */
+enum cpuacct_counter {
+	CPUACCT_USER = CPUACCT_STAT_USER,	/* USER + NICE, in ns */
+	CPUACCT_SYSTEM = CPUACCT_STAT_SYSTEM,	/* SYSTEM + IRQ + SOFTIRQ */
+	CPUACCT_USAGE = CPUACCT_STAT_NSTATS,	/* scheduler runtime, ns */
+	CPUACCT_SWITCHES,			/* switches away from tasks */
+
+	CPUACCT_NR_COUNTERS,
+};
+
+#define CPUACCT_TIMES	(BIT(CPUACCT_USER) | BIT(CPUACCT_SYSTEM) | \
+			 BIT(CPUACCT_USAGE))
+
 /*
- * Per-CPU counters of a group.  CPU time is charged to the group and to all
- * its ancestors at once.  Context switches are counted in the group of the
- * task only, in ->nr_switches, and summed up the hierarchy when read, by
- * cgroup rstat: see __cpuacct_count_switch() and cpuacct_switches_fold().
- *
- * Aligned so that ->usage and ->nr_switches share a cache line: __schedule()
- * charges prev's runtime to ->usage (cpuacct_charge()) right before counting
- * its switch-out in ->nr_switches.  The other fields are only accessed by
- * rstat flushes and by the readers and writers of the cpuacct.nr_switches*
- * files.
+ * Per-CPU counters of a group: 64 bytes on 64-bit, 72 on 32-bit, where
+ * 6.12 kept 88 (usage and a whole kernel_cpustat).  ->own[USAGE] and
+ * ->own[SWITCHES] share 16 bytes, hence a cache line: __schedule()
+ * charges prev's runtime right before counting its switch.
  */
 struct cpuacct_usage {
-	u64	usage;		/* CPU time in ns */
-	u64	nr_switches;	/* switches away from the group's own tasks */
-	u64	nr_switches_last;	/* ->nr_switches at the last fold */
-	u64	nr_switches_pending;	/* from children, not yet folded */
-	u64	nr_switches_subtree;	/* group and descendants: the files */
+	u64			own[CPUACCT_NR_COUNTERS];
+	u64			aux[CPUACCT_NR_COUNTERS];
+	struct u64_stats_sync	rq_sync;	/* own[USAGE], own[SWITCHES] */
+	struct u64_stats_sync	tick_sync;	/* own[USER], own[SYSTEM] */
 } __aligned(2 * sizeof(u64));
 
 /* track CPU usage of a group of tasks and its child groups */
@@ -45,7 +84,15 @@ struct cpuacct {
 	struct cgroup_subsys_state	css;
 	/* cpuusage holds pointer to a cpuacct_usage object on every CPU */
 	struct cpuacct_usage __percpu	*cpuusage;
-	struct kernel_cpustat __percpu	*cpustat;
+	/*
+	 * cpuacct's own tree, for readers: linked in css_alloc, before
+	 * cgroup core sets ->css.parent, hence ->parent; unlinked in
+	 * css_free.  Written under cpuacct_mutex, walked under RCU.
+	 */
+	struct cpuacct			*parent;
+	struct list_head		children;
+	struct list_head		sibling;
+	struct rcu_head			rcu;
 };
 
 /*
@@ -57,151 +104,341 @@ struct cpuacct {
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
+/* Serializes the writers of aux() and of the tree; see the top comment */
+static DEFINE_MUTEX(cpuacct_mutex);
+static seqcount_mutex_t cpuacct_seq =
+	SEQCNT_MUTEX_ZERO(cpuacct_seq, &cpuacct_mutex);
+
+/* Optimistic reads before a reader takes cpuacct_mutex */
+#define CPUACCT_READ_TRIES	3
+
 static inline struct cpuacct *css_ca(struct cgroup_subsys_state *css)
 {
 	return css ? container_of(css, struct cpuacct, css) : NULL;
 }
 
-/* Return CPU accounting group to which this task belongs */
-static inline struct cpuacct *task_ca(struct task_struct *tsk)
-{
-	return css_ca(task_css(tsk, cpuacct_cgrp_id));
-}
-
 static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 {
-	return css_ca(ca->css.parent);
+	return ca->parent;
 }
 
-/* The nr_switches fields are unused: the root's count is rq->nr_switches */
+/*
+ * The root's ->own[USAGE] counts every task, as in 6.12; its other
+ * counters are kernel_cpustat and rq->nr_switches, and its ->aux unused.
+ */
 static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
-struct cpuacct root_cpuacct = {
-	.cpustat	= &kernel_cpustat,
+static struct cpuacct root_cpuacct = {
 	.cpuusage	= &root_cpuacct_cpuusage,
+	.children	= LIST_HEAD_INIT(root_cpuacct.children),
+	.sibling	= LIST_HEAD_INIT(root_cpuacct.sibling),
 };
 
-/* cpuacct_count_switch() compares a task's css with &root_cpuacct */
-static_assert(offsetof(struct cpuacct, css) == 0);
+static inline bool cpuacct_is_root(struct cpuacct *ca)
+{
+	return ca == &root_cpuacct;
+}
 
 /* Create a new CPU accounting group */
 static struct cgroup_subsys_state *
 cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 {
+	struct cpuacct *parent = css_ca(parent_css);
+	struct cpuacct_usage __percpu *cpuusage;
 	struct cpuacct *ca;
+	int cpu;
 
 	if (!parent_css)
 		return &root_cpuacct.css;
 
 	ca = kzalloc(sizeof(*ca), GFP_KERNEL);
 	if (!ca)
-		goto out;
+		return ERR_PTR(-ENOMEM);
 
-	ca->cpuusage = alloc_percpu(struct cpuacct_usage);
-	if (!ca->cpuusage)
-		goto out_free_ca;
+	cpuusage = alloc_percpu(struct cpuacct_usage);
+	if (!cpuusage) {
+		kfree(ca);
+		return ERR_PTR(-ENOMEM);
+	}
+	for_each_possible_cpu(cpu) {
+		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->rq_sync);
+		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->tick_sync);
+	}
+	ca->cpuusage = cpuusage;
+	ca->parent = parent;
+	INIT_LIST_HEAD(&ca->children);
 
-	ca->cpustat = alloc_percpu(struct kernel_cpustat);
-	if (!ca->cpustat)
-		goto out_free_cpuusage;
+	/*
+	 * All zero: linking it changes no sum, so no write section.  css_free
+	 * unlinks it, on every path once css_alloc succeeded.
+	 */
+	mutex_lock(&cpuacct_mutex);
+	list_add_tail_rcu(&ca->sibling, &parent->children);
+	mutex_unlock(&cpuacct_mutex);
 
 	static_branch_inc(&cpuacct_switch_key);
 	return &ca->css;
-
-out_free_cpuusage:
-	free_percpu(ca->cpuusage);
-out_free_ca:
-	kfree(ca);
-out:
-	return ERR_PTR(-ENOMEM);
 }
 
-/* Destroy an existing CPU accounting group */
+static void cpuacct_free_rcu(struct rcu_head *rcu)
+{
+	struct cpuacct *ca = container_of(rcu, struct cpuacct, rcu);
+
+	free_percpu(ca->cpuusage);
+	kfree(ca);
+}
+
+/*
+ * Destroy an existing CPU accounting group: hand its counts over to its
+ * parent.
+ *
+ * Only now can no more charges come: css_free runs an RCU grace period
+ * after css_release, which runs once the last reference is gone.  A task
+ * holds its css_set, hence the css, until it is freed, after its last
+ * switch; and a charge to a task that was just moved away (update_curr()
+ * read task_css() before the move) runs under an rq->lock, irqs off, i.e.
+ * in an RCU read-side critical section, which the grace period waits for.
+ * At css_release there could still be such a charge in flight, and cgroup
+ * core has already unlinked the css from its parent's children there:
+ * that is why cpuacct keeps its own tree, in which the group stays visible
+ * to readers until its counts have been handed over.  Its children were
+ * freed before it (they pin it), so it has none left.
+ *
+ * Per CPU, in one write section of cpuacct_seq, the group's own and aux
+ * counts are added to the parent's aux and zeroed: a reader of that CPU's
+ * value sees them once, in the group or in the parent, never both nor
+ * neither, and readers of other CPUs are not affected.  Then the group,
+ * now zero on every CPU, is unlinked, and freed after a grace period, as
+ * readers may still be walking it.
+ *
+ *	reader of P, CPU c		css_free(C)
+ *	seq = read_seqcount_begin()
+ *	sum += own(P) + aux(P)
+ *					write_seqcount_begin()
+ *					aux(P) += own(C) + aux(C)
+ *					own(C) = aux(C) = 0
+ *					write_seqcount_end()
+ *	sum += own(C) + aux(C)	(0)
+ *	read_seqcount_retry(seq): retry, C's counts now in aux(P)
+ */
 static void cpuacct_css_free(struct cgroup_subsys_state *css)
 {
 	struct cpuacct *ca = css_ca(css);
+	struct cpuacct *parent = parent_ca(ca);
+	int cpu, i;
 
 	static_branch_dec(&cpuacct_switch_key);
-	free_percpu(ca->cpustat);
-	free_percpu(ca->cpuusage);
-	kfree(ca);
+
+	mutex_lock(&cpuacct_mutex);
+	for_each_possible_cpu(cpu) {
+		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
+
+		write_seqcount_begin(&cpuacct_seq);
+		for (i = 0; i < CPUACCT_NR_COUNTERS; i++) {
+			/* The root counts every task already */
+			if (!cpuacct_is_root(parent))
+				WRITE_ONCE(pcu->aux[i], pcu->aux[i] +
+					   cu->own[i] + cu->aux[i]);
+			WRITE_ONCE(cu->own[i], 0);
+			WRITE_ONCE(cu->aux[i], 0);
+		}
+		write_seqcount_end(&cpuacct_seq);
+	}
+	list_del_rcu(&ca->sibling);
+	mutex_unlock(&cpuacct_mutex);
+
+	call_rcu(&ca->rcu, cpuacct_free_rcu);
 }
 
-static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
-				 enum cpuacct_stat_index index)
+/*
+ * A group's own counters on @cpu, read whole: on 64-bit, each u64 is
+ * written by one instruction; on 32-bit, the writers of a CPU (the two
+ * kinds of them, see the top comment) bump their u64_stats_sync.
+ */
+static void cpuacct_own_read(struct cpuacct_usage *cu, u64 *vals)
 {
-	u64 *cpuusage = &per_cpu_ptr(ca->cpuusage, cpu)->usage;
-	u64 *cpustat = per_cpu_ptr(ca->cpustat, cpu)->cpustat;
-	u64 data;
+	unsigned int seq;
 
-	/*
-	 * We allow index == CPUACCT_STAT_NSTATS here to read
-	 * the sum of usages.
-	 */
-	if (WARN_ON_ONCE(index > CPUACCT_STAT_NSTATS))
-		return 0;
+	do {
+		seq = u64_stats_fetch_begin(&cu->rq_sync);
+		vals[CPUACCT_USAGE] = READ_ONCE(cu->own[CPUACCT_USAGE]);
+		vals[CPUACCT_SWITCHES] = READ_ONCE(cu->own[CPUACCT_SWITCHES]);
+	} while (u64_stats_fetch_retry(&cu->rq_sync, seq));
+
+	do {
+		seq = u64_stats_fetch_begin(&cu->tick_sync);
+		vals[CPUACCT_USER] = READ_ONCE(cu->own[CPUACCT_USER]);
+		vals[CPUACCT_SYSTEM] = READ_ONCE(cu->own[CPUACCT_SYSTEM]);
+	} while (u64_stats_fetch_retry(&cu->tick_sync, seq));
+}
+
+/* The next group of @root's subtree after @pos, in pre-order; under RCU */
+static struct cpuacct *cpuacct_next_pre(struct cpuacct *pos,
+					struct cpuacct *root)
+{
+	struct cpuacct *next;
+
+	next = list_first_or_null_rcu(&pos->children, struct cpuacct, sibling);
+	if (next)
+		return next;
+	for (; pos != root; pos = parent_ca(pos)) {
+		next = list_next_or_null_rcu(&parent_ca(pos)->children,
+					     &pos->sibling, struct cpuacct,
+					     sibling);
+		if (next)
+			return next;
+	}
+	return NULL;
+}
+
+/* Sum own() + aux() over @ca's subtree on @cpu into @vals */
+static void cpuacct_subtree_sum(struct cpuacct *ca, int cpu, u64 *vals)
+{
+	struct cpuacct *pos;
+	int i;
+
+	memset(vals, 0, CPUACCT_NR_COUNTERS * sizeof(*vals));
+	for (pos = ca; pos; pos = cpuacct_next_pre(pos, ca)) {
+		struct cpuacct_usage *cu = per_cpu_ptr(pos->cpuusage, cpu);
+		u64 own[CPUACCT_NR_COUNTERS];
+
+		cpuacct_own_read(cu, own);
+		for (i = 0; i < CPUACCT_NR_COUNTERS; i++)
+			vals[i] += own[i] + READ_ONCE(cu->aux[i]);
+	}
+}
+
+/*
+ * The root's counters on @cpu: the system-wide ones.  On 32-bit,
+ * kernel_cpustat and rq->nr_switches are read under the rq->lock, as 6.12
+ * does: a constant time with irqs off, whatever the number of groups.
+ */
+static void cpuacct_root_read(int cpu, u64 *vals)
+{
+	u64 *cpustat = kcpustat_cpu(cpu).cpustat;
+	struct rq *rq = cpu_rq(cpu);
+	u64 own[CPUACCT_NR_COUNTERS];
+
+	cpuacct_own_read(per_cpu_ptr(root_cpuacct.cpuusage, cpu), own);
+	vals[CPUACCT_USAGE] = own[CPUACCT_USAGE];
 
 #ifndef CONFIG_64BIT
-	/*
-	 * Take rq->lock to make 64-bit read safe on 32-bit platforms.
-	 */
-	raw_spin_rq_lock_irq(cpu_rq(cpu));
+	raw_spin_rq_lock_irq(rq);
 #endif
+	vals[CPUACCT_USER] = data_race(cpustat[CPUTIME_USER] +
+				       cpustat[CPUTIME_NICE]);
+	vals[CPUACCT_SYSTEM] = data_race(cpustat[CPUTIME_SYSTEM] +
+					 cpustat[CPUTIME_IRQ] +
+					 cpustat[CPUTIME_SOFTIRQ]);
+	/* Written by the CPU under its rq->lock */
+	vals[CPUACCT_SWITCHES] = data_race(READ_ONCE(rq->nr_switches));
+#ifndef CONFIG_64BIT
+	raw_spin_rq_unlock_irq(rq);
+#endif
+}
 
-	switch (index) {
-	case CPUACCT_STAT_USER:
-		data = cpustat[CPUTIME_USER] + cpustat[CPUTIME_NICE];
-		break;
-	case CPUACCT_STAT_SYSTEM:
-		data = cpustat[CPUTIME_SYSTEM] + cpustat[CPUTIME_IRQ] +
-			cpustat[CPUTIME_SOFTIRQ];
-		break;
-	case CPUACCT_STAT_NSTATS:
-		data = *cpuusage;
-		break;
+/**
+ * cpuacct_read - the counters of a group on a CPU, as its files show them
+ * @ca: the group
+ * @cpu: the CPU
+ * @vals: CPUACCT_NR_COUNTERS values
+ *
+ * The sum over @ca's subtree (see the top comment), read without locks
+ * unless hand-overs and resets keep the reader retrying.  Cost: the
+ * subtree's groups, live and freed but not yet handed over, times one
+ * per-CPU cache line; the root is read in constant time.  Callers read
+ * each possible CPU in turn and may sleep in between.  Process context.
+ */
+static void cpuacct_read(struct cpuacct *ca, int cpu, u64 *vals)
+{
+	unsigned int seq;
+	int tries = 0;
+
+	if (cpuacct_is_root(ca)) {
+		cpuacct_root_read(cpu, vals);
+		return;
 	}
 
-#ifndef CONFIG_64BIT
-	raw_spin_rq_unlock_irq(cpu_rq(cpu));
-#endif
+	do {
+		if (tries++ == CPUACCT_READ_TRIES)
+			break;
+		/* Outside RCU: on PREEMPT_RT, this may take cpuacct_mutex */
+		seq = read_seqcount_begin(&cpuacct_seq);
+		rcu_read_lock();
+		cpuacct_subtree_sum(ca, cpu, vals);
+		rcu_read_unlock();
+	} while (read_seqcount_retry(&cpuacct_seq, seq));
 
-	return data;
+	if (tries > CPUACCT_READ_TRIES) {
+		mutex_lock(&cpuacct_mutex);
+		rcu_read_lock();
+		cpuacct_subtree_sum(ca, cpu, vals);
+		rcu_read_unlock();
+		mutex_unlock(&cpuacct_mutex);
+	}
 }
 
-static void cpuacct_cpuusage_write(struct cpuacct *ca, int cpu)
+static u64 cpuacct_read_one(struct cpuacct *ca, int cpu,
+			    enum cpuacct_counter idx)
 {
-	u64 *cpuusage = &per_cpu_ptr(ca->cpuusage, cpu)->usage;
-	u64 *cpustat = per_cpu_ptr(ca->cpustat, cpu)->cpustat;
+	u64 vals[CPUACCT_NR_COUNTERS];
 
-	/* Don't allow to reset global kernel_cpustat */
-	if (ca == &root_cpuacct)
-		return;
+	cpuacct_read(ca, cpu, vals);
+	return vals[idx];
+}
 
-#ifndef CONFIG_64BIT
-	/*
-	 * Take rq->lock to make 64-bit write safe on 32-bit platforms.
-	 */
-	raw_spin_rq_lock_irq(cpu_rq(cpu));
-#endif
-	*cpuusage = 0;
-	cpustat[CPUTIME_USER] = cpustat[CPUTIME_NICE] = 0;
-	cpustat[CPUTIME_SYSTEM] = cpustat[CPUTIME_IRQ] = 0;
-	cpustat[CPUTIME_SOFTIRQ] = 0;
+/**
+ * cpuacct_reset - zero a group's view of some of its counters
+ * @ca: the group, not the root
+ * @mask: BIT() of the counters to reset
+ *
+ * Per CPU, subtract the group's current value v from its aux and add v to
+ * its parent's (not the root's, which counts every task anyway), in one
+ * write section: the group then reads 0 plus what was charged in its
+ * subtree after its counters were read, the parent's value does not
+ * change (-v + v), and nor do the descendants'.  cpuacct_mutex keeps the
+ * aux counts, hence v, stable; a charge that races with the read of its
+ * counter is counted before the reset or after it, never lost.
+ */
+static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
+{
+	struct cpuacct *parent = parent_ca(ca);
+	u64 vals[CPUACCT_NR_COUNTERS];
+	int cpu, i;
 
-#ifndef CONFIG_64BIT
-	raw_spin_rq_unlock_irq(cpu_rq(cpu));
-#endif
+	mutex_lock(&cpuacct_mutex);
+	for_each_possible_cpu(cpu) {
+		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
+
+		rcu_read_lock();
+		cpuacct_subtree_sum(ca, cpu, vals);
+		rcu_read_unlock();
+
+		write_seqcount_begin(&cpuacct_seq);
+		for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
+			WRITE_ONCE(cu->aux[i], cu->aux[i] - vals[i]);
+			if (!cpuacct_is_root(parent))
+				WRITE_ONCE(pcu->aux[i], pcu->aux[i] + vals[i]);
+		}
+		write_seqcount_end(&cpuacct_seq);
+		cond_resched();
+	}
+	mutex_unlock(&cpuacct_mutex);
 }
 
 /* Return total CPU usage (in nanoseconds) of a group */
 static u64 __cpuusage_read(struct cgroup_subsys_state *css,
-			   enum cpuacct_stat_index index)
+			   enum cpuacct_counter index)
 {
 	struct cpuacct *ca = css_ca(css);
 	u64 totalcpuusage = 0;
 	int i;
 
-	for_each_possible_cpu(i)
-		totalcpuusage += cpuacct_cpuusage_read(ca, i, index);
+	for_each_possible_cpu(i) {
+		totalcpuusage += cpuacct_read_one(ca, i, index);
+		cond_resched();
+	}
 
 	return totalcpuusage;
 }
@@ -209,25 +446,25 @@ static u64 __cpuusage_read(struct cgroup_subsys_state *css,
 static u64 cpuusage_user_read(struct cgroup_subsys_state *css,
 			      struct cftype *cft)
 {
-	return __cpuusage_read(css, CPUACCT_STAT_USER);
+	return __cpuusage_read(css, CPUACCT_USER);
 }
 
 static u64 cpuusage_sys_read(struct cgroup_subsys_state *css,
 			     struct cftype *cft)
 {
-	return __cpuusage_read(css, CPUACCT_STAT_SYSTEM);
+	return __cpuusage_read(css, CPUACCT_SYSTEM);
 }
 
 static u64 cpuusage_read(struct cgroup_subsys_state *css, struct cftype *cft)
 {
-	return __cpuusage_read(css, CPUACCT_STAT_NSTATS);
+	return __cpuusage_read(css, CPUACCT_USAGE);
 }
 
-static int cpuusage_write(struct cgroup_subsys_state *css, struct cftype *cft,
-			  u64 val)
+/* Writing 0 to the root's counters is accepted and ignored */
+static int cpuacct_reset_write(struct cgroup_subsys_state *css, u64 val,
+			       unsigned long mask)
 {
 	struct cpuacct *ca = css_ca(css);
-	int cpu;
 
 	/*
 	 * Only allow '0' here to do a reset.
@@ -235,22 +472,30 @@ static int cpuusage_write(struct cgroup_subsys_state *css, struct cftype *cft,
 	if (val)
 		return -EINVAL;
 
-	for_each_possible_cpu(cpu)
-		cpuacct_cpuusage_write(ca, cpu);
+	/* Don't allow to reset global kernel_cpustat or rq->nr_switches */
+	if (!cpuacct_is_root(ca))
+		cpuacct_reset(ca, mask);
 
 	return 0;
 }
 
+static int cpuusage_write(struct cgroup_subsys_state *css, struct cftype *cft,
+			  u64 val)
+{
+	return cpuacct_reset_write(css, val, CPUACCT_TIMES);
+}
+
 static int __cpuacct_percpu_seq_show(struct seq_file *m,
-				     enum cpuacct_stat_index index)
+				     enum cpuacct_counter index)
 {
 	struct cpuacct *ca = css_ca(seq_css(m));
 	u64 percpu;
 	int i;
 
 	for_each_possible_cpu(i) {
-		percpu = cpuacct_cpuusage_read(ca, i, index);
+		percpu = cpuacct_read_one(ca, i, index);
 		seq_printf(m, "%llu ", (unsigned long long) percpu);
+		cond_resched();
 	}
 	seq_printf(m, "\n");
 	return 0;
@@ -258,22 +503,23 @@ static int __cpuacct_percpu_seq_show(struct seq_file *m,
 
 static int cpuacct_percpu_user_seq_show(struct seq_file *m, void *V)
 {
-	return __cpuacct_percpu_seq_show(m, CPUACCT_STAT_USER);
+	return __cpuacct_percpu_seq_show(m, CPUACCT_USER);
 }
 
 static int cpuacct_percpu_sys_seq_show(struct seq_file *m, void *V)
 {
-	return __cpuacct_percpu_seq_show(m, CPUACCT_STAT_SYSTEM);
+	return __cpuacct_percpu_seq_show(m, CPUACCT_SYSTEM);
 }
 
 static int cpuacct_percpu_seq_show(struct seq_file *m, void *V)
 {
-	return __cpuacct_percpu_seq_show(m, CPUACCT_STAT_NSTATS);
+	return __cpuacct_percpu_seq_show(m, CPUACCT_USAGE);
 }
 
 static int cpuacct_all_seq_show(struct seq_file *m, void *V)
 {
 	struct cpuacct *ca = css_ca(seq_css(m));
+	u64 vals[CPUACCT_NR_COUNTERS];
 	int index;
 	int cpu;
 
@@ -283,11 +529,12 @@ static int cpuacct_all_seq_show(struct seq_file *m, void *V)
 	seq_puts(m, "\n");
 
 	for_each_possible_cpu(cpu) {
+		cpuacct_read(ca, cpu, vals);
 		seq_printf(m, "%d", cpu);
 		for (index = 0; index < CPUACCT_STAT_NSTATS; index++)
-			seq_printf(m, " %llu",
-				   cpuacct_cpuusage_read(ca, cpu, index));
+			seq_printf(m, " %llu", vals[index]);
 		seq_puts(m, "\n");
+		cond_resched();
 	}
 	return 0;
 }
@@ -296,21 +543,18 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 {
 	struct cpuacct *ca = css_ca(seq_css(sf));
 	struct task_cputime cputime;
+	u64 vals[CPUACCT_NR_COUNTERS];
 	u64 val[CPUACCT_STAT_NSTATS];
 	int cpu;
 	int stat;
 
 	memset(&cputime, 0, sizeof(cputime));
 	for_each_possible_cpu(cpu) {
-		u64 *cpustat = per_cpu_ptr(ca->cpustat, cpu)->cpustat;
-
-		cputime.utime += cpustat[CPUTIME_USER];
-		cputime.utime += cpustat[CPUTIME_NICE];
-		cputime.stime += cpustat[CPUTIME_SYSTEM];
-		cputime.stime += cpustat[CPUTIME_IRQ];
-		cputime.stime += cpustat[CPUTIME_SOFTIRQ];
-
-		cputime.sum_exec_runtime += per_cpu_ptr(ca->cpuusage, cpu)->usage;
+		cpuacct_read(ca, cpu, vals);
+		cputime.utime += vals[CPUACCT_USER];
+		cputime.stime += vals[CPUACCT_SYSTEM];
+		cputime.sum_exec_runtime += vals[CPUACCT_USAGE];
+		cond_resched();
 	}
 
 	cputime_adjust(&cputime, &seq_css(sf)->cgroup->prev_cputime,
@@ -324,225 +568,21 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
-/*
- * On 32-bit platforms, the rq->lock of a CPU makes the 64-bit accesses to
- * the context switch counters of that CPU safe: they are all made under it
- * there, the increments in __schedule() included.  On 64-bit platforms,
- * the counters are read with READ_ONCE() and need no lock.
- */
-#ifdef CONFIG_64BIT
-static inline unsigned long cpuacct_switches_lock(int cpu)
-{
-	return 0;
-}
-
-static inline void cpuacct_switches_unlock(int cpu, unsigned long flags) { }
-#else
-static inline unsigned long cpuacct_switches_lock(int cpu)
-{
-	unsigned long flags;
-
-	raw_spin_rq_lock_irqsave(cpu_rq(cpu), flags);
-	return flags;
-}
-
-static inline void cpuacct_switches_unlock(int cpu, unsigned long flags)
-{
-	raw_spin_rq_unlock_irqrestore(cpu_rq(cpu), flags);
-}
-#endif
-
-/**
- * cpuacct_switches_fold - fold a group's new context switches on a CPU
- * @ca: the group, not the root group
- * @cpu: the CPU
- *
- * Add to @ca's subtree total on @cpu the switches counted in @ca itself
- * on @cpu since the last fold and those its children passed on since then,
- * and pass them on to @ca's parent, unless that is the root group.  This is
- * cgroup rstat's flush of @ca on @cpu; rstat flushes children before their
- * parents, so a flush of a group's subtree leaves its totals up to date.
- *
- * Called with cgroup_rstat_lock held, by a flush or under
- * cgroup_rstat_flush_hold(): the lock serializes all the updates of
- * ->nr_switches_{last,pending,subtree} with each other.  ->nr_switches is
- * only written by @cpu, under its rq->lock.
- *
- * Return: the number of switches passed on to the parent.
- */
-static u64 cpuacct_switches_fold(struct cpuacct *ca, int cpu)
-{
-	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
-	struct cpuacct *parent = parent_ca(ca);
-	struct cpuacct_usage *pcu;
-	unsigned long flags;
-	u64 own, delta;
-
-	flags = cpuacct_switches_lock(cpu);
-
-	own = READ_ONCE(cu->nr_switches);
-	delta = own - cu->nr_switches_last + cu->nr_switches_pending;
-	cu->nr_switches_last = own;
-	cu->nr_switches_pending = 0;
-	if (delta) {
-		WRITE_ONCE(cu->nr_switches_subtree,
-			   cu->nr_switches_subtree + delta);
-		if (parent != &root_cpuacct) {
-			pcu = per_cpu_ptr(parent->cpuusage, cpu);
-			pcu->nr_switches_pending += delta;
-		} else {
-			delta = 0;
-		}
-	}
-
-	cpuacct_switches_unlock(cpu, flags);
-
-	return delta;
-}
-
-static void cpuacct_css_rstat_flush(struct cgroup_subsys_state *css, int cpu)
-{
-	struct cpuacct *ca = css_ca(css);
-
-	/* The root group's count is rq->nr_switches */
-	if (ca != &root_cpuacct)
-		cpuacct_switches_fold(ca, cpu);
-}
-
-/*
- * A removed group's switches must reach its parent, as its CPU time did.
- * css_release_work_fn() flushed the group's cgroup just before this, but
- * rstat only flushes the groups marked updated: in __schedule(), the test
- * of whether the group is still marked on the CPU may be ordered before the
- * increment, so a switch racing with a flush of its CPU may be left
- * unmarked.  It would be folded after the next switch in the group on that
- * CPU, but there is none in a released group: fold it now, and mark the
- * parent on the CPU for it.
- *
- * Nothing else writes the group's counters any more: it has no tasks and
- * no children left, and is on no CPU's updated tree after that flush.  So
- * they can be checked without locks, to only hold off flushes, for the
- * update of the parent's counters, in the rare case of a leftover.
- */
-static void cpuacct_css_released(struct cgroup_subsys_state *css)
-{
-	struct cpuacct *ca = css_ca(css);
-	struct cgroup *parent = css->parent->cgroup;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
-
-		if (cu->nr_switches != cu->nr_switches_last ||
-		    cu->nr_switches_pending)
-			break;
-	}
-	if (cpu >= nr_cpu_ids)
-		return;
-
-	cgroup_rstat_flush_hold(css->cgroup);
-	for_each_possible_cpu(cpu) {
-		if (cpuacct_switches_fold(ca, cpu))
-			__cgroup_rstat_updated(parent, cpu);
-	}
-	cgroup_rstat_flush_release(css->cgroup);
-}
-
-/*
- * The root group counts every switch on the CPU: rq->nr_switches, which
- * also backs nr_context_switches() and /proc/stat's ctxt.  Other groups
- * report their subtree totals, up to date after cpuacct_switches_flush().
- */
-static u64 cpuacct_nr_switches_read(struct cpuacct *ca, int cpu)
-{
-	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
-	unsigned long flags;
-	u64 data;
-
-	flags = cpuacct_switches_lock(cpu);
-
-	if (ca == &root_cpuacct)
-		data = cpu_rq(cpu)->nr_switches;
-	else
-		data = READ_ONCE(cu->nr_switches_subtree);
-
-	cpuacct_switches_unlock(cpu, flags);
-
-	return data;
-}
-
-/* Bring the subtree totals of @ca up to date; may sleep */
-static void cpuacct_switches_flush(struct cpuacct *ca)
-{
-	if (ca != &root_cpuacct)
-		cgroup_rstat_flush(ca->css.cgroup);
-}
-
 static u64 nr_switches_read(struct cgroup_subsys_state *css,
 			    struct cftype *cft)
 {
-	struct cpuacct *ca = css_ca(css);
-	u64 total = 0;
-	int cpu;
-
-	cpuacct_switches_flush(ca);
-	for_each_possible_cpu(cpu)
-		total += cpuacct_nr_switches_read(ca, cpu);
-
-	return total;
+	return __cpuusage_read(css, CPUACCT_SWITCHES);
 }
 
 static int nr_switches_write(struct cgroup_subsys_state *css,
 			     struct cftype *cft, u64 val)
 {
-	struct cpuacct *ca = css_ca(css);
-	int cpu;
-
-	/*
-	 * Only allow '0' here to do a reset.
-	 */
-	if (val)
-		return -EINVAL;
-
-	/*
-	 * The root's count is rq->nr_switches, which must not be reset:
-	 * ignore the reset, as cpuacct.usage does for the root.
-	 */
-	if (ca == &root_cpuacct)
-		return 0;
-
-	/*
-	 * Zero the subtree totals after a flush, holding off other flushes:
-	 * they are the only other writers of the totals, so the reset is
-	 * exact.  A switch folded before it is zeroed, any other one is
-	 * counted after it.  The switches of the group and of its children
-	 * stay in their own counters, and those the group passed on stay in
-	 * its ancestors, so only this group is reset.
-	 */
-	cgroup_rstat_flush_hold(css->cgroup);
-	for_each_possible_cpu(cpu) {
-		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
-		unsigned long flags;
-
-		flags = cpuacct_switches_lock(cpu);
-		WRITE_ONCE(cu->nr_switches_subtree, 0);
-		cpuacct_switches_unlock(cpu, flags);
-	}
-	cgroup_rstat_flush_release(css->cgroup);
-
-	return 0;
+	return cpuacct_reset_write(css, val, BIT(CPUACCT_SWITCHES));
 }
 
 static int cpuacct_nr_switches_percpu_show(struct seq_file *m, void *v)
 {
-	struct cpuacct *ca = css_ca(seq_css(m));
-	int cpu;
-
-	cpuacct_switches_flush(ca);
-	for_each_possible_cpu(cpu)
-		seq_printf(m, "%llu ", cpuacct_nr_switches_read(ca, cpu));
-	seq_puts(m, "\n");
-	return 0;
+	return __cpuacct_percpu_seq_show(m, CPUACCT_SWITCHES);
 }
 
 static struct cftype files[] = {
@@ -591,81 +631,89 @@ static struct cftype files[] = {
 	{ }	/* terminate */
 };
 
+/* Add @val to counter @idx of @ca on @cpu, whose rq->lock is held */
+static inline void cpuacct_rq_add(struct cpuacct *ca, int cpu,
+				  enum cpuacct_counter idx, u64 val)
+{
+	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+
+	u64_stats_update_begin(&cu->rq_sync);
+	/* Only this writer: a plain read; readers see the store whole */
+	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
+	u64_stats_update_end(&cu->rq_sync);
+}
+
 /*
  * charge this task's execution time to its accounting group.
  *
  * called with rq->lock held.
+ *
+ * One addition to the root's usage, which counts every task, and one to
+ * the task's group, whatever its depth.
  */
 void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 {
 	unsigned int cpu = task_cpu(tsk);
-	struct cpuacct *ca;
+	struct cgroup_subsys_state *css = task_css(tsk, cpuacct_cgrp_id);
 
 	lockdep_assert_rq_held(cpu_rq(cpu));
 
-	for (ca = task_ca(tsk); ca; ca = parent_ca(ca))
-		per_cpu_ptr(ca->cpuusage, cpu)->usage += cputime;
+	cpuacct_rq_add(&root_cpuacct, cpu, CPUACCT_USAGE, cputime);
+	if (css != &root_cpuacct.css)
+		cpuacct_rq_add(css_ca(css), cpu, CPUACCT_USAGE, cputime);
 }
 
 /**
  * __cpuacct_count_switch - count a context switch away from a task
  * @rq: the runqueue of this CPU, locked
- * @prev: the task switched out, not in the root group
+ * @css: the task's cpuacct css, not the root's
  *
  * Called by cpuacct_count_switch() from __schedule(), on the CPU of @rq
  * with rq->lock held and irqs disabled: as in cpuacct_charge(), that keeps
- * the task's css_set and groups alive and satisfies task_css()'s checks.
+ * the task's css_set and groups alive.  @css is the one the inline check
+ * read: reading task_css() again here could find the root's, if the task
+ * was moved in between, and count the switch in the root's unused
+ * counter.
  *
- * The switch is counted in @prev's group only, whatever its depth: one
- * per-CPU increment, and marking the group updated on this CPU for cgroup
- * rstat, which returns at once unless the group's switches on this CPU have
- * been flushed since it was last marked.  The ancestors are only updated
- * when the counts are read, by rstat flushes (cpuacct_switches_fold()).
- * Charging the ancestors here, as cpuacct_charge() does for CPU time, would
- * cost every switch a walk up the hierarchy, O(depth) work in __schedule():
- * the objection raised in review to earlier per-group switch counts.  With
- * rstat, a switch costs the same at any depth, and reads pay instead.
- *
- * Lock order: rq->lock, then rstat's per-CPU lock, taken by
- * __cgroup_rstat_updated() when it has to mark the group.  The same order
- * as cgroup_account_cputime() from update_curr().
+ * The switch is counted in the task's group only, whatever its depth; the
+ * ancestors' counts are summed when read.
  */
-void __cpuacct_count_switch(struct rq *rq, struct task_struct *prev)
+void __cpuacct_count_switch(struct rq *rq, struct cgroup_subsys_state *css)
 {
-	struct cgroup_subsys_state *css = task_css(prev, cpuacct_cgrp_id);
-	struct cgroup *cgrp = css->cgroup;
-
 	lockdep_assert_rq_held(rq);
 
-	__this_cpu_inc(css_ca(css)->cpuusage->nr_switches);
-
-	/*
-	 * __cgroup_rstat_updated() starts with this speculative test of
-	 * whether the group is still marked on this CPU: made here, it saves
-	 * the call in the usual case, where it is.
-	 */
-	if (!data_race(this_cpu_ptr(cgrp->rstat_cpu)->updated_next))
-		__cgroup_rstat_updated(cgrp, cpu_of(rq));
+	cpuacct_rq_add(css_ca(css), cpu_of(rq), CPUACCT_SWITCHES, 1);
 }
 
 /*
  * Add user/system time to cpuacct.
  *
  * Note: it's the caller that updates the account of the root cgroup.
+ *
+ * Called on the CPU that accounts the time, with irqs disabled: one
+ * addition to the task's group, whatever its depth.  Only USER and NICE
+ * (user), SYSTEM, IRQ and SOFTIRQ (system) are ever charged here.
  */
 void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 {
-	struct cpuacct *ca;
+	struct cgroup_subsys_state *css = task_css(tsk, cpuacct_cgrp_id);
+	struct cpuacct_usage *cu;
+	enum cpuacct_counter idx;
 
-	for (ca = task_ca(tsk); ca != &root_cpuacct; ca = parent_ca(ca))
-		__this_cpu_add(ca->cpustat->cpustat[index], val);
+	if (css == &root_cpuacct.css)
+		return;
+
+	idx = index == CPUTIME_USER || index == CPUTIME_NICE ?
+		CPUACCT_USER : CPUACCT_SYSTEM;
+	cu = this_cpu_ptr(css_ca(css)->cpuusage);
+	u64_stats_update_begin(&cu->tick_sync);
+	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
+	u64_stats_update_end(&cu->tick_sync);
 }
 
 struct cgroup_subsys cpuacct_cgrp_subsys = {
 	.css_alloc	= cpuacct_css_alloc,
-	.css_released	= cpuacct_css_released,
 	.css_free	= cpuacct_css_free,
-	.css_rstat_flush = cpuacct_css_rstat_flush,
 	.legacy_cftypes	= files,
 	.early_init	= true,
 };
