@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exactness of cpuacct.nr_switches and cpuacct.usage against an
+ * independent reference, the tasks' own counts, under concurrent readers,
+ * group removal and resets.
+ *
+ * The workers are pairs of single-threaded processes, A and B, pinned to
+ * one CPU, that ping-pong ROUNDS round trips through pipes when told to
+ * (a burst), then block.  A worker is only ever moved between groups by
+ * this controller while it is blocked, and its counts are only sampled
+ * while it is blocked: its switch count (voluntary + nonvoluntary, from
+ * /proc/PID/status, what getrusage() reports) and its runtime (its
+ * process CPU clock, the se.sum_exec_runtime that cpuacct.usage is
+ * charged with, in the same update) are then final, and are exactly what
+ * its group was charged since it entered the group.  So, at every sample:
+ *
+ *	nr_switches(leaf) == sum over its workers of (switches - at entry)
+ *	usage(leaf)       == sum over its workers of (runtime - at entry)
+ *
+ * and every parent's nr_switches_percpu and usage_percpu is exactly the sum
+ * of its children's, per CPU.  Meanwhile reader processes read every file
+ * of every group all the time: totals that go down (except across a reset)
+ * fail the test.  Many short bursts leave groups idle often: a count that
+ * a concurrent read or flush failed to propagate stays missing there.
+ *
+ *  1-4  bursts in four leaves at depths 1 to 3 of a tree;
+ *  5-6  children created, used and removed one after another under a
+ *       parent that readers watch: the parent ends up with exactly what
+ *       its children were charged, never more, at no time less;
+ *  7-9  resets of a parent while its child's workers run: the child and
+ *       the grandparent stay exact, and a reset at rest reads 0 and then
+ *       grows by exactly what the workers use.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "cpuacct_util.h"
+
+#define PAIRS		4
+#define BURSTS		40
+#define ROUNDS		50
+#define CHILDREN	12
+#define RESET_BURSTS	30
+#define READERS		2
+
+#define U(x) ((unsigned long long)(x))
+
+struct pair {
+	pid_t a, b;
+	int go;		/* controller -> A */
+	int done;	/* A -> controller */
+	uint64_t sw0, rt0;	/* counts of A and B at entry */
+};
+
+/* Shared with the readers */
+struct shared {
+	int stop;
+	long reads;
+	int failed;
+	char why[256];
+};
+
+static struct shared *sh;
+static int cpus[CG_MAX_CPUS], ncpus;
+
+#define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+static void wr(int fd, char c)
+{
+	if (write(fd, &c, 1) != 1)
+		_exit(1);
+}
+
+static char rd(int fd)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		_exit(1);
+	return c;
+}
+
+/* A: a burst per 'g' on @go, then 'd' on @done; 'q' ends both. */
+static void worker_a(int go, int done, int to_b, int from_b)
+{
+	char c;
+	int i;
+
+	wr(done, 'r');
+	while ((c = rd(go)) != 'q') {
+		for (i = 0; i < ROUNDS; i++) {
+			wr(to_b, 'p');
+			rd(from_b);
+		}
+		wr(done, 'd');
+	}
+	wr(to_b, 'q');
+	_exit(0);
+}
+
+static void worker_b(int from_a, int to_a)
+{
+	while (rd(from_a) != 'q')
+		wr(to_a, 'p');
+	_exit(0);
+}
+
+static int pair_start(struct pair *p, int cpu)
+{
+	int go[2], done[2], ab[2], ba[2];
+
+	if (pipe(go) || pipe(done) || pipe(ab) || pipe(ba))
+		return -1;
+	p->b = fork();
+	if (!p->b) {
+		pin_to_cpu(cpu);
+		worker_b(ab[0], ba[1]);
+	}
+	p->a = fork();
+	if (!p->a) {
+		pin_to_cpu(cpu);
+		worker_a(go[0], done[1], ab[1], ba[0]);
+	}
+	close(go[0]);
+	close(done[1]);
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	p->go = go[1];
+	p->done = done[0];
+	if (p->a < 0 || p->b < 0 || rd(p->done) != 'r')
+		return -1;
+	return 0;
+}
+
+static void pair_stop(struct pair *p)
+{
+	wr(p->go, 'q');
+	close(p->go);
+	close(p->done);
+	waitpid(p->a, NULL, 0);
+	waitpid(p->b, NULL, 0);
+}
+
+static uint64_t proc_switches(pid_t pid)
+{
+	unsigned long long v, sum = 0;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+static uint64_t proc_runtime(pid_t pid)
+{
+	struct timespec ts;
+	clockid_t clk;
+
+	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void pair_counts(struct pair *p, uint64_t *sw, uint64_t *rt)
+{
+	*sw = proc_switches(p->a) + proc_switches(p->b);
+	*rt = proc_runtime(p->a) + proc_runtime(p->b);
+}
+
+/*
+ * Wait until the pair's counts stop changing: A has reported, but A and B
+ * may still be on their way to blocking.
+ */
+static void pair_settle(struct pair *p, uint64_t *sw, uint64_t *rt)
+{
+	uint64_t sw2, rt2;
+	int i;
+
+	pair_counts(p, sw, rt);
+	for (i = 0; i < 100; i++) {
+		sleep_ms(10);
+		pair_counts(p, &sw2, &rt2);
+		if (sw2 == *sw && rt2 == *rt)
+			return;
+		*sw = sw2;
+		*rt = rt2;
+	}
+}
+
+/* Move a blocked pair into @cg and take its counts at entry. */
+static int pair_enter(struct pair *p, const char *cg)
+{
+	uint64_t sw, rt;
+
+	pair_settle(p, &sw, &rt);
+	if (cg_enter(cg, p->a) || cg_enter(cg, p->b))
+		return -1;
+	pair_settle(p, &p->sw0, &p->rt0);
+	return 0;
+}
+
+static void pair_burst_start(struct pair *p)
+{
+	wr(p->go, 'g');
+}
+
+static void pair_burst_wait(struct pair *p)
+{
+	if (rd(p->done) != 'd')
+		ksft_exit_fail_msg("worker failed\n");
+}
+
+/* Readers: read every file of @n groups; totals must never go down. */
+static const char * const files[] = {
+	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
+	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
+	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
+	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
+};
+
+static const char * const totals[] = {
+	"cpuacct.nr_switches", "cpuacct.usage",
+};
+
+static void reader(char **cgs, int n)
+{
+	uint64_t last[16][2] = { 0 }, v;
+	char buf[8192];
+	int i, f;
+
+	while (!GET(sh->stop)) {
+		for (i = 0; i < n; i++) {
+			for (f = 0; f < (int)(sizeof(files) / sizeof(*files)); f++)
+				cg_read(cgs[i], files[f], buf, sizeof(buf));
+			for (f = 0; f < 2; f++) {
+				if (cg_read_u64(cgs[i], totals[f], &v))
+					continue;
+				if (v < last[i][f] && !GET(sh->failed)) {
+					snprintf(sh->why, sizeof(sh->why),
+						 "%s/%s: %llu after %llu", cgs[i],
+						 totals[f], U(v), U(last[i][f]));
+					SET(sh->failed, 1);
+				}
+				last[i][f] = v;
+			}
+		}
+		__atomic_add_fetch(&sh->reads, 1, __ATOMIC_SEQ_CST);
+	}
+	_exit(0);
+}
+
+static pid_t readers[READERS];
+
+static void readers_start(char **cgs, int n)
+{
+	int i;
+
+	SET(sh->stop, 0);
+	SET(sh->failed, 0);
+	SET(sh->reads, 0);
+	for (i = 0; i < READERS; i++) {
+		readers[i] = fork();
+		if (!readers[i]) {
+			pin_to_cpu(allowed_cpu(i));
+			reader(cgs, n);
+		}
+	}
+}
+
+static bool readers_stop(const char *what)
+{
+	int i;
+
+	SET(sh->stop, 1);
+	for (i = 0; i < READERS; i++)
+		waitpid(readers[i], NULL, 0);
+	ksft_print_msg("%s: %ld reader passes\n", what, GET(sh->reads));
+	if (GET(sh->failed))
+		ksft_print_msg("%s\n", sh->why);
+	return !GET(sh->failed);
+}
+
+static bool sums_ok(const char *p, char **kids, int n, const char *file)
+{
+	uint64_t pv[CG_MAX_CPUS], kv[CG_MAX_CPUS], sum[CG_MAX_CPUS] = { 0 };
+	int i, c;
+
+	if (cg_read_percpu(p, file, pv, CG_MAX_CPUS) != ncpus)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (cg_read_percpu(kids[i], file, kv, CG_MAX_CPUS) != ncpus)
+			return false;
+		for (c = 0; c < ncpus; c++)
+			sum[c] += kv[c];
+	}
+	for (c = 0; c < ncpus; c++) {
+		if (pv[c] != sum[c]) {
+			ksft_print_msg("%s/%s: cpu %d: %llu, children %llu\n",
+				       p, file, cpus[c], U(pv[c]), U(sum[c]));
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool group_exact(const char *cg, uint64_t sw, uint64_t rt)
+{
+	uint64_t v, u;
+
+	if (cg_read_u64(cg, "cpuacct.nr_switches", &v) ||
+	    cg_read_u64(cg, "cpuacct.usage", &u))
+		return false;
+	if (v == sw && u == rt)
+		return true;
+	ksft_print_msg("%s: nr_switches %llu, tasks %llu; usage %llu, tasks %llu\n",
+		       cg, U(v), U(sw), U(u), U(rt));
+	return false;
+}
+
+static char *make(const char *top, const char *sub)
+{
+	char name[256];
+	char *path;
+
+	snprintf(name, sizeof(name), "%s%s", top, sub);
+	path = cg_create(name);
+	if (!path)
+		ksft_exit_fail_msg("cannot create %s\n", name);
+	return path;
+}
+
+/*
+ * T -+- P1 -+- L1		four pairs, one per leaf, on alternating CPUs
+ *    |      +- L2
+ *    +- P2 --- Q --- L3
+ *    +- L4
+ */
+static void test_tree(const char *top)
+{
+	char *t = make(top, "/T"), *p1 = make(top, "/T/P1");
+	char *l1 = make(top, "/T/P1/L1"), *l2 = make(top, "/T/P1/L2");
+	char *p2 = make(top, "/T/P2"), *q = make(top, "/T/P2/Q");
+	char *l3 = make(top, "/T/P2/Q/L3"), *l4 = make(top, "/T/L4");
+	char *all[] = { t, p1, l1, l2, p2, q, l3, l4 };
+	char *leaves[PAIRS] = { l1, l2, l3, l4 };
+	char *t_kids[] = { p1, p2, l4 }, *p1_kids[] = { l1, l2 };
+	struct pair pairs[PAIRS];
+	int i, b, bad_sw = 0, bad_sum = 0, first = -1;
+	uint64_t sw, rt;
+	bool ok;
+
+	for (i = 0; i < PAIRS; i++)
+		if (pair_start(&pairs[i], allowed_cpu(i)) ||
+		    pair_enter(&pairs[i], leaves[i]))
+			ksft_exit_fail_msg("cannot start workers\n");
+	readers_start(all, 8);
+	for (b = 0; b < BURSTS; b++) {
+		for (i = 0; i < PAIRS; i++)
+			pair_burst_start(&pairs[i]);
+		for (i = 0; i < PAIRS; i++)
+			pair_burst_wait(&pairs[i]);
+		for (i = 0; i < PAIRS; i++) {
+			pair_settle(&pairs[i], &sw, &rt);
+			if (!group_exact(leaves[i], sw - pairs[i].sw0,
+					 rt - pairs[i].rt0)) {
+				bad_sw++;
+				if (first < 0)
+					first = b;
+			}
+		}
+		ok = true;
+		for (i = 0; i < 2; i++) {
+			const char *f = i ? "cpuacct.usage_percpu" :
+					    "cpuacct.nr_switches_percpu";
+
+			ok = ok && sums_ok(t, t_kids, 3, f) &&
+			     sums_ok(p1, p1_kids, 2, f) &&
+			     sums_ok(p2, &q, 1, f) && sums_ok(q, &l3, 1, f);
+		}
+		bad_sum += !ok;
+	}
+	ok = readers_stop("tree");
+	for (i = 0; i < PAIRS; i++)
+		pair_stop(&pairs[i]);
+
+	ksft_print_msg("%d bursts of %d round trips in %d leaves: %d inexact samples (first in burst %d), %d bad sums\n",
+		       BURSTS, ROUNDS, PAIRS, bad_sw, first, bad_sum);
+	ksft_test_result(!bad_sw, "leaves_exact_vs_tasks_switches_and_runtime\n");
+	ksft_test_result(!bad_sum, "parents_are_percpu_sums_of_children\n");
+	ksft_test_result(ok, "totals_never_decrease_under_readers\n");
+	ksft_test_result(GET(sh->reads) > 0, "readers_ran_throughout\n");
+}
+
+/*
+ * 5-6: under R, create a child, run a pair in it, stop the pair, note the
+ * child's final counts and remove it, CHILDREN times, while readers watch
+ * R.  The handover to R is asynchronous (css_free, after a grace period),
+ * so it races with the readers and with the next child's work.
+ */
+static void test_removal(const char *top)
+{
+	char *r = make(top, "/R");
+	char *watch[] = { r };
+	uint64_t sum_sw = 0, sum_us = 0, v, u, sw, rt, last_v, last_u;
+	int k, tries, bad = 0;
+	bool ok;
+
+	readers_start(watch, 1);
+	for (k = 0; k < CHILDREN; k++) {
+		char sub[32], *c;
+		struct pair p;
+
+		snprintf(sub, sizeof(sub), "/R/c%d", k);
+		c = make(top, sub);
+		if (pair_start(&p, allowed_cpu(k)) || pair_enter(&p, c))
+			ksft_exit_fail_msg("cannot start workers\n");
+		pair_burst_start(&p);
+		pair_burst_wait(&p);
+		pair_settle(&p, &sw, &rt);
+		bad += !group_exact(c, sw - p.sw0, rt - p.rt0);
+		pair_stop(&p);
+		/* Their exit switches: read the child until it settles */
+		last_v = last_u = ~0ULL;
+		for (tries = 0; tries < 100; tries++) {
+			if (cg_read_u64(c, "cpuacct.nr_switches", &v) ||
+			    cg_read_u64(c, "cpuacct.usage", &u))
+				break;
+			if (v == last_v && u == last_u)
+				break;
+			last_v = v;
+			last_u = u;
+			sleep_ms(20);
+		}
+		sum_sw += v;
+		sum_us += u;
+		if (rmdir(c)) {
+			ksft_print_msg("rmdir %s: %s\n", c, strerror(errno));
+			bad++;
+		}
+	}
+	/* The last handovers, then R must hold exactly the children's */
+	for (tries = 0; tries < 100; tries++) {
+		if (cg_read_u64(r, "cpuacct.nr_switches", &v) ||
+		    cg_read_u64(r, "cpuacct.usage", &u))
+			break;
+		if (v == sum_sw && u == sum_us)
+			break;
+		sleep_ms(20);
+	}
+	ok = readers_stop("removal");
+	if (v != sum_sw || u != sum_us) {
+		ksft_print_msg("R: nr_switches %llu, children %llu; usage %llu, children %llu\n",
+			       U(v), U(sum_sw), U(u), U(sum_us));
+		bad++;
+	}
+	ksft_test_result(!bad, "removed_children_reach_parent_exactly_once\n");
+	ksft_test_result(ok, "parent_never_decreases_during_removals\n");
+}
+
+/*
+ * 7-9: G -- S -- C, a pair in C; S is reset over and over while the pair
+ * runs bursts.  C and G must stay exact; at rest, a reset of S reads 0,
+ * and the next burst adds exactly the pair's counts to it.
+ */
+static void test_reset(const char *top)
+{
+	char *g = make(top, "/G"), *s = make(top, "/G/S");
+	char *c = make(top, "/G/S/C");
+	char *watch[] = { g, c };
+	struct pair p;
+	uint64_t sw, rt, sw1, rt1, v, u;
+	int b, bad = 0;
+	pid_t resetter;
+	bool ok;
+
+	if (pair_start(&p, allowed_cpu(0)) || pair_enter(&p, c))
+		ksft_exit_fail_msg("cannot start workers\n");
+	readers_start(watch, 2);
+	resetter = fork();
+	if (!resetter) {
+		while (!GET(sh->stop)) {
+			cg_write_str(s, "cpuacct.nr_switches", "0");
+			cg_write_str(s, "cpuacct.usage", "0");
+		}
+		_exit(0);
+	}
+	for (b = 0; b < RESET_BURSTS; b++) {
+		pair_burst_start(&p);
+		pair_burst_wait(&p);
+		pair_settle(&p, &sw, &rt);
+		bad += !group_exact(c, sw - p.sw0, rt - p.rt0);
+		bad += !group_exact(g, sw - p.sw0, rt - p.rt0);
+	}
+	ok = readers_stop("reset");
+	waitpid(resetter, NULL, 0);
+	ksft_test_result(!bad, "reset_under_load_keeps_child_and_ancestor_exact\n");
+	ksft_test_result(ok, "reset_under_load_ancestor_never_decreases\n");
+
+	/* At rest: zero, then exactly the next burst */
+	ok = !cg_write_str(s, "cpuacct.nr_switches", "0") &&
+	     !cg_write_str(s, "cpuacct.usage", "0") &&
+	     !cg_read_u64(s, "cpuacct.nr_switches", &v) &&
+	     !cg_read_u64(s, "cpuacct.usage", &u) && v == 0 && u == 0;
+	if (!ok)
+		ksft_print_msg("S after reset at rest: %llu switches, %llu ns\n",
+			       U(v), U(u));
+	pair_settle(&p, &sw, &rt);
+	pair_burst_start(&p);
+	pair_burst_wait(&p);
+	pair_settle(&p, &sw1, &rt1);
+	ok = ok && group_exact(s, sw1 - sw, rt1 - rt) &&
+	     group_exact(g, sw1 - p.sw0, rt1 - p.rt0);
+	pair_stop(&p);
+	ksft_test_result(ok, "reset_at_rest_reads_0_then_exact\n");
+}
+
+int main(void)
+{
+	const char *top;
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	if (!cg_has_nr_switches())
+		ksft_exit_skip("no cpuacct.nr_switches in this kernel\n");
+	ncpus = possible_cpus(cpus, CG_MAX_CPUS);
+	if (ncpus <= 0)
+		ksft_exit_fail_msg("cannot read possible CPUs\n");
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		ksft_exit_fail_msg("mmap\n");
+
+	ksft_set_plan(9);
+	top = strdup(cg_test_name("exact"));
+	make(top, "");
+	test_tree(top);
+	test_removal(top);
+	test_reset(top);
+	ksft_finished();
+}
