@@ -4,7 +4,8 @@
 # Host-side checks of the exported series, as KTAP:
 #  - it applies with `git am` to the pristine files and the result is
 #    exactly the tree that was built and tested (build/src/linux-patched);
-#  - every patch passes checkpatch.pl --strict.
+#  - every patch passes checkpatch.pl --strict;
+#  - the series uses no interface newer than v6.12 (check-api.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +18,7 @@ fi
 patches=$(ls "$BUILD"/outgoing/0*.patch | grep -v 0000-cover-letter)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 1))"
+echo "1..$(($(echo "$patches" | wc -l) + 2))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -57,4 +58,5 @@ for p in $patches; do
 		echo "not ok $n checkpatch --strict ${p##*/}"
 	fi
 done
+"$TOP/scripts/check-api.sh" $((n + 1))
 echo "ktest: host done"
