@@ -6,7 +6,9 @@
 # For SECS seconds at once: CPU hotplug under ping-pongs in a depth-3
 # cpuacct tree (test_hotplug), the percpu_counter module's concurrency
 # tests loaded again and again, group churn with task migration
-# (test_churn), and readers and resetters of every cpuacct file. Then
+# (test_churn), test_exact's exact counts under readers, removals and
+# resets, again and again, and readers and resetters of every cpuacct
+# file. Then
 # group creation under allocation failure (test_mkdir_fail), a kmemleak
 # scan and the kernel log check. One KTAP document, what was done as
 # diagnostics.
@@ -39,6 +41,26 @@ pcpu_loop() {
 		done
 		rmmod percpu_counter_test 2>/dev/null
 		echo "$ok $i percpu_counter tests, load $i"
+	done
+	echo "1..$i"
+}
+
+# test_exact (pairs of tasks, readers, removals, resets; every count
+# checked exactly against the tasks' own) again and again, until the end:
+# one result per run.
+exact_loop() {
+	local i=0 rc
+
+	while [ "$(date +%s)" -lt $end ]; do
+		i=$((i + 1))
+		(cd /kselftest/cpuacct && ./test_exact >/tmp/exact.out 2>&1)
+		rc=$?
+		if [ $rc = 0 ]; then
+			echo "ok $i test_exact, run $i"
+		else
+			sed 's/^/# /' /tmp/exact.out
+			echo "not ok $i test_exact, run $i # exit=$rc"
+		fi
 	done
 	echo "1..$i"
 }
@@ -89,10 +111,11 @@ reset_loop() {
 }
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..8"
 ktap_timeout=$((secs + 120))
 ktap_kselftest 2 cpuacct test_churn -t "$secs" >/tmp/churn.ktap &
 pcpu_loop >/tmp/pcpu.ktap &
+exact_loop >/tmp/exact.ktap &
 reset_loop >/tmp/reset.ktap 2>&1 &
 reset_pid=$!
 ktap_kselftest 1 cpuacct test_hotplug -t $((secs * 1000)) -i 100
@@ -112,8 +135,14 @@ if [ $reset_rc = 0 ]; then
 else
 	echo "not ok 4 cpuacct readers, moves and resets"
 fi
+(echo "KTAP version 1"; tail -n 1 /tmp/exact.ktap; sed '$d' /tmp/exact.ktap) | indent
+if grep -q '^not ok' /tmp/exact.ktap || ! grep -q '^ok' /tmp/exact.ktap; then
+	echo "not ok 5 cpuacct test_exact under CPU hotplug"
+else
+	echo "ok 5 cpuacct test_exact under CPU hotplug"
+fi
 unset ktap_timeout
-ktap_kselftest 5 cpuacct test_mkdir_fail
+ktap_kselftest 6 cpuacct test_mkdir_fail
 
 # Leaks since the start, as kmemleak sees them: two scans, as it reports
 # an object only once it has been unreferenced in two.
@@ -124,11 +153,11 @@ if [ -w $kmemleak ]; then
 	cat $kmemleak >/tmp/leaks
 	indent </tmp/leaks
 	if [ -s /tmp/leaks ]; then
-		echo "not ok 6 kmemleak: $(grep -c '^unreferenced' /tmp/leaks) leaks"
+		echo "not ok 7 kmemleak: $(grep -c '^unreferenced' /tmp/leaks) leaks"
 	else
-		echo "ok 6 kmemleak: no leaks"
+		echo "ok 7 kmemleak: no leaks"
 	fi
 else
-	echo "ok 6 kmemleak # SKIP no CONFIG_DEBUG_KMEMLEAK"
+	echo "ok 7 kmemleak # SKIP no CONFIG_DEBUG_KMEMLEAK"
 fi
-ktap_log_clean 7
+ktap_log_clean 8
