@@ -98,7 +98,11 @@ TITLES = {
 	'syscall-nohz': ('Invalid system call loop on a nohz_full CPU '
 			 '(seed 002), CONFIG_TASK_XACCT=y', 'seed 002: 10M '
 			 'calls 3.7 s -> 3.25 s (-12%); ns are instructions here'),
-	'groups': ('Memory per cpuacct group (1000 groups)', '-'),
+	'groups': ('Memory per cpuacct group (1000 groups; per round, after '
+		   'settling; _cgroup_core: a hierarchy without controllers, '
+		   '_cpuacct: what cpuacct adds to it)', '-'),
+	'reads': ('Cost of one read of a cpuacct file (a leaf, the parent of '
+		  '1000 groups, the root; ns are instructions)', '-'),
 	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
 		  '(__percpu_counter_limited_add() slow path) and far from it, '
 		  'one CPU', '-; ns are instructions here'),
@@ -119,7 +123,7 @@ out.append(f'Kernel {kver()}, QEMU {qemu_version()}; '
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
 for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
-	    'syscall-nohz', 'groups']:
+	    'syscall-nohz', 'groups', 'reads']:
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]

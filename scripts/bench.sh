@@ -71,9 +71,14 @@ for k in base patched nocpuacct; do
 	bench syscall "$k" 1 icount 2 "syscall,500,0,3"
 	bench syscall-nohz "$k" 1 icount 2 "syscall,500,0,3" nohz_full=1
 done
-# 6. Memory per cpuacct group.
+# 6. Memory per cpuacct group: settled per-group deltas, several rounds.
 for k in base patched; do
-	bench groups "$k" 1 icount 2 "groups,1000"
+	bench groups "$k" 1 icount 2 "groups,1000,$rounds"
+done
+# 7. Cost of reading cpuacct files: a leaf, the parent of 1,000 groups, the
+# root (reads sum the subtree on the patched kernel).
+for k in base patched; do
+	bench reads "$k" 1 icount 2 "reads,1000"
 done
 
 python3 "$TOP/scripts/bench-report.py" "$out"

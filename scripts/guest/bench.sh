@@ -6,7 +6,10 @@
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
 #   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
 #   bench.sh tmpfs RUN_MS                  tmpfs page near/far from size=
-#   bench.sh groups N                      Percpu/Slab growth for N groups
+#   bench.sh groups N ROUNDS               Percpu/Slab growth for N groups
+#   bench.sh reads N                       cost of reading cpuacct files of
+#                                          a leaf, a parent of N groups and
+#                                          the root
 #   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
 #                                          CPU, in a group at each depth
 exp=$1
@@ -38,19 +41,70 @@ tmpfs)
 		/kselftest/percpu_counter/tmpfs_limit /mnt/near /mnt/far "$1"
 	;;
 groups)
+	# Memory that N groups take, in a cgroup v1 hierarchy without
+	# controllers (cgroup core, kernfs) and in the cpuacct one (the same
+	# plus cpuacct): the difference is what cpuacct adds.  Each figure is
+	# taken after the system has settled (reclaimable dentries and inodes
+	# dropped, RCU-freed objects gone), ROUNDS times; one line per round.
+	n=$1 rounds=${2:-3}
 	cg=/sys/fs/cgroup/cpuacct
 	[ -d $cg ] || { echo "# bench: groups: no cpuacct"; exit 0; }
+	core=/tmp/cg-core
+	mkdir -p $core
+	mount -t cgroup -o none,name=benchcore none $core || exit 1
 	kb() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
-	p0=$(kb Percpu) s0=$(kb Slab)
-	i=0
-	while [ $i -lt "$1" ]; do mkdir $cg/g$i; i=$((i + 1)); done
-	p1=$(kb Percpu) s1=$(kb Slab)
+	settle() {
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		sleep 2
+		echo 3 >/proc/sys/vm/drop_caches
+	}
+	# grow DIR: "slab_bytes percpu_bytes" per group
+	grow() {
+		local i=0 p0 s0 p1 s1
+		settle
+		p0=$(kb Percpu) s0=$(kb Slab)
+		while [ $i -lt "$n" ]; do mkdir $1/g$i; i=$((i + 1)); done
+		settle
+		p1=$(kb Percpu) s1=$(kb Slab)
+		i=0
+		while [ $i -lt "$n" ]; do rmdir $1/g$i; i=$((i + 1)); done
+		echo "$(((s1 - s0) * 1024 / n)) $(((p1 - p0) * 1024 / n))"
+	}
 	ncpu=$(grep -c ^processor /proc/cpuinfo)
-	echo "# bench: percpu_per_group=$(((p1 - p0) * 1024 / $1)) bytes"
-	echo "# bench: percpu_per_group_per_cpu=$(((p1 - p0) * 1024 / $1 / ncpu)) bytes"
-	echo "# bench: slab_per_group=$(((s1 - s0) * 1024 / $1)) bytes"
+	# A first round of each, not reported: caches and percpu chunks grow.
+	grow $core >/dev/null
+	grow $cg >/dev/null
+	r=0
+	while [ $r -lt "$rounds" ]; do
+		r=$((r + 1))
+		set -- $(grow $core) $(grow $cg)
+		echo "# bench: slab_per_group_cgroup_core=$1 bytes"
+		echo "# bench: slab_per_group=$3 bytes"
+		echo "# bench: slab_per_group_cpuacct=$(($3 - $1)) bytes"
+		echo "# bench: percpu_per_group=$4 bytes"
+		echo "# bench: percpu_per_group_cpuacct=$(($4 - $2)) bytes"
+		echo "# bench: percpu_per_group_per_cpu_cpuacct=$((($4 - $2) / ncpu)) bytes"
+	done
+	umount $core
+	;;
+reads)
+	# One parent of N groups, under the root
+	n=$1
+	cg=/sys/fs/cgroup/cpuacct
+	[ -d $cg ] || { echo "# bench: reads: no cpuacct"; exit 0; }
+	p=$cg/readbench
+	mkdir $p
 	i=0
-	while [ $i -lt "$1" ]; do rmdir $cg/g$i; i=$((i + 1)); done
+	while [ $i -lt "$n" ]; do mkdir $p/g$i; i=$((i + 1)); done
+	# Some counts everywhere: a short run in the leaf
+	sh -c "echo \$\$ >$p/g0/tasks; exec /kselftest/cpuacct/read_bench -n 5 x=$p/g0/cpuacct.usage" >/dev/null
+	set --
+	for f in usage usage_percpu nr_switches; do
+		set -- "$@" "${f}_leaf=$p/g0/cpuacct.$f" \
+			"${f}_parent${n}=$p/cpuacct.$f" "${f}_root=$cg/cpuacct.$f"
+	done
+	/kselftest/cpuacct/read_bench -n 100 "$@"
 	;;
 syscall)
 	run_ms=$1
