@@ -325,12 +325,14 @@ static void cpuacct_root_read(int cpu, u64 *vals)
 #ifndef CONFIG_64BIT
 	raw_spin_rq_lock_irq(rq);
 #endif
+	/* Plain per-CPU adds by @cpu, whole on 64-bit, as 6.12 read them */
 	vals[CPUACCT_USER] = data_race(cpustat[CPUTIME_USER] +
 				       cpustat[CPUTIME_NICE]);
+	/* Same */
 	vals[CPUACCT_SYSTEM] = data_race(cpustat[CPUTIME_SYSTEM] +
 					 cpustat[CPUTIME_IRQ] +
 					 cpustat[CPUTIME_SOFTIRQ]);
-	/* Written by the CPU under its rq->lock */
+	/* rq->nr_switches++ under the rq->lock, not a marked access */
 	vals[CPUACCT_SWITCHES] = data_race(READ_ONCE(rq->nr_switches));
 #ifndef CONFIG_64BIT
 	raw_spin_rq_unlock_irq(rq);
