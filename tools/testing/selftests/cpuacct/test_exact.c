@@ -241,7 +241,7 @@ static const char * const totals[] = {
 	"cpuacct.nr_switches", "cpuacct.usage",
 };
 
-static void reader(char **cgs, int n)
+static void reader(char * const *cgs, int n)
 {
 	uint64_t last[16][2] = { 0 }, v;
 	char buf[8192];
@@ -270,7 +270,7 @@ static void reader(char **cgs, int n)
 
 static pid_t readers[READERS];
 
-static void readers_start(char **cgs, int n)
+static void readers_start(char * const *cgs, int n)
 {
 	int i;
 
@@ -299,7 +299,8 @@ static bool readers_stop(const char *what)
 	return !GET(sh->failed);
 }
 
-static bool sums_ok(const char *p, char **kids, int n, const char *file)
+static bool sums_ok(const char *p, char * const *kids, int n,
+		    const char *file)
 {
 	uint64_t pv[CG_MAX_CPUS], kv[CG_MAX_CPUS], sum[CG_MAX_CPUS] = { 0 };
 	int i, c;
@@ -360,9 +361,10 @@ static void test_tree(const char *top)
 	char *l1 = make(top, "/T/P1/L1"), *l2 = make(top, "/T/P1/L2");
 	char *p2 = make(top, "/T/P2"), *q = make(top, "/T/P2/Q");
 	char *l3 = make(top, "/T/P2/Q/L3"), *l4 = make(top, "/T/L4");
-	char *all[] = { t, p1, l1, l2, p2, q, l3, l4 };
-	char *leaves[PAIRS] = { l1, l2, l3, l4 };
-	char *t_kids[] = { p1, p2, l4 }, *p1_kids[] = { l1, l2 };
+	char * const all[] = { t, p1, l1, l2, p2, q, l3, l4 };
+	char * const leaves[PAIRS] = { l1, l2, l3, l4 };
+	char * const t_kids[] = { p1, p2, l4 };
+	char * const p1_kids[] = { l1, l2 };
 	struct pair pairs[PAIRS];
 	int i, b, bad_sw = 0, bad_sum = 0, first = -1;
 	uint64_t sw, rt;
@@ -402,8 +404,10 @@ static void test_tree(const char *top)
 	for (i = 0; i < PAIRS; i++)
 		pair_stop(&pairs[i]);
 
-	ksft_print_msg("%d bursts of %d round trips in %d leaves: %d inexact samples (first in burst %d), %d bad sums\n",
-		       BURSTS, ROUNDS, PAIRS, bad_sw, first, bad_sum);
+	ksft_print_msg("%d bursts of %d round trips in %d leaves\n", BURSTS,
+		       ROUNDS, PAIRS);
+	ksft_print_msg("%d inexact samples (first in burst %d), %d bad sums\n",
+		       bad_sw, first, bad_sum);
 	ksft_test_result(!bad_sw, "leaves_exact_vs_tasks_switches_and_runtime\n");
 	ksft_test_result(!bad_sum, "parents_are_percpu_sums_of_children\n");
 	ksft_test_result(ok, "totals_never_decrease_under_readers\n");
@@ -419,7 +423,7 @@ static void test_tree(const char *top)
 static void test_removal(const char *top)
 {
 	char *r = make(top, "/R");
-	char *watch[] = { r };
+	char * const watch[] = { r };
 	uint64_t sum_sw = 0, sum_us = 0, v, u, sw, rt, last_v, last_u;
 	int k, tries, bad = 0;
 	bool ok;
@@ -439,7 +443,8 @@ static void test_removal(const char *top)
 		bad += !group_exact(c, sw - p.sw0, rt - p.rt0);
 		pair_stop(&p);
 		/* Their exit switches: read the child until it settles */
-		last_v = last_u = ~0ULL;
+		last_v = ~0ULL;
+		last_u = ~0ULL;
 		for (tries = 0; tries < 100; tries++) {
 			if (cg_read_u64(c, "cpuacct.nr_switches", &v) ||
 			    cg_read_u64(c, "cpuacct.usage", &u))
@@ -485,7 +490,7 @@ static void test_reset(const char *top)
 {
 	char *g = make(top, "/G"), *s = make(top, "/G/S");
 	char *c = make(top, "/G/S/C");
-	char *watch[] = { g, c };
+	char * const watch[] = { g, c };
 	struct pair p;
 	uint64_t sw, rt, sw1, rt1, v, u;
 	int b, bad = 0;
