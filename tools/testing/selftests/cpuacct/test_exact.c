@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cpuacct_util.h"
@@ -50,6 +51,12 @@
 #define CHILDREN	12
 #define RESET_BURSTS	30
 #define READERS		2
+/*
+ * Each part stops starting bursts after PART_NS, so that the whole test
+ * stays within the kselftest timeout on slow (debug, emulated) kernels;
+ * it says how many it ran.
+ */
+#define PART_NS		(25 * NSEC_PER_SEC)
 
 #define U(x) ((unsigned long long)(x))
 
@@ -73,6 +80,16 @@ static int cpus[CG_MAX_CPUS], ncpus;
 
 #define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
 #define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+/* A child: killed with the test, never left running (nor holding stdout) */
+static pid_t fork_child(void)
+{
+	pid_t ppid = getpid(), pid = fork();
+
+	if (!pid && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != ppid))
+		_exit(1);
+	return pid;
+}
 
 static void wr(int fd, char c)
 {
@@ -120,12 +137,12 @@ static int pair_start(struct pair *p, int cpu)
 
 	if (pipe(go) || pipe(done) || pipe(ab) || pipe(ba))
 		return -1;
-	p->b = fork();
+	p->b = fork_child();
 	if (!p->b) {
 		pin_to_cpu(cpu);
 		worker_b(ab[0], ba[1]);
 	}
-	p->a = fork();
+	p->a = fork_child();
 	if (!p->a) {
 		pin_to_cpu(cpu);
 		worker_a(go[0], done[1], ab[1], ba[0]);
@@ -180,30 +197,61 @@ static uint64_t proc_runtime(pid_t pid)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-static void pair_counts(struct pair *p, uint64_t *sw, uint64_t *rt)
+/* Is @pid asleep ('S' in /proc/PID/stat)? */
+static bool proc_sleeping(pid_t pid)
 {
+	char path[64], buf[512], *p;
+	FILE *f;
+	bool ret = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		ret = p && p[1] == ' ' && p[2] == 'S';
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Returns whether both were asleep around the reading of their counts */
+static bool pair_counts(struct pair *p, uint64_t *sw, uint64_t *rt)
+{
+	bool asleep = proc_sleeping(p->a) && proc_sleeping(p->b);
+
 	*sw = proc_switches(p->a) + proc_switches(p->b);
 	*rt = proc_runtime(p->a) + proc_runtime(p->b);
+	return asleep && proc_sleeping(p->a) && proc_sleeping(p->b);
 }
 
 /*
- * Wait until the pair's counts stop changing: A has reported, but A and B
- * may still be on their way to blocking.
+ * Wait until the pair is blocked for good: A has reported, but A and B may
+ * still be on their way to blocking, or preempted on the way (runnable,
+ * their counts unchanged for a while).  Asleep, with the same counts, in
+ * two readings 10 ms apart: a task that sets itself asleep in the pipe's
+ * wait loop gets to schedule() within microseconds, and is switched out
+ * there (unless a preemptible kernel preempts it in between, and it then
+ * waits 10 ms to run again).
  */
 static void pair_settle(struct pair *p, uint64_t *sw, uint64_t *rt)
 {
 	uint64_t sw2, rt2;
+	bool asleep, asleep2;
 	int i;
 
-	pair_counts(p, sw, rt);
-	for (i = 0; i < 100; i++) {
+	asleep = pair_counts(p, sw, rt);
+	for (i = 0; i < 200; i++) {
 		sleep_ms(10);
-		pair_counts(p, &sw2, &rt2);
-		if (sw2 == *sw && rt2 == *rt)
+		asleep2 = pair_counts(p, &sw2, &rt2);
+		if (asleep && asleep2 && sw2 == *sw && rt2 == *rt)
 			return;
+		asleep = asleep2;
 		*sw = sw2;
 		*rt = rt2;
 	}
+	ksft_print_msg("workers %d and %d do not settle\n", p->a, p->b);
 }
 
 /* Move a blocked pair into @cg and take its counts at entry. */
@@ -278,7 +326,7 @@ static void readers_start(char * const *cgs, int n)
 	SET(sh->failed, 0);
 	SET(sh->reads, 0);
 	for (i = 0; i < READERS; i++) {
-		readers[i] = fork();
+		readers[i] = fork_child();
 		if (!readers[i]) {
 			pin_to_cpu(allowed_cpu(i));
 			reader(cgs, n);
@@ -367,7 +415,7 @@ static void test_tree(const char *top)
 	char * const p1_kids[] = { l1, l2 };
 	struct pair pairs[PAIRS];
 	int i, b, bad_sw = 0, bad_sum = 0, first = -1;
-	uint64_t sw, rt;
+	uint64_t sw, rt, end;
 	bool ok;
 
 	for (i = 0; i < PAIRS; i++)
@@ -375,7 +423,8 @@ static void test_tree(const char *top)
 		    pair_enter(&pairs[i], leaves[i]))
 			ksft_exit_fail_msg("cannot start workers\n");
 	readers_start(all, 8);
-	for (b = 0; b < BURSTS; b++) {
+	end = now_ns() + PART_NS;
+	for (b = 0; b < BURSTS && now_ns() < end; b++) {
 		for (i = 0; i < PAIRS; i++)
 			pair_burst_start(&pairs[i]);
 		for (i = 0; i < PAIRS; i++)
@@ -404,7 +453,7 @@ static void test_tree(const char *top)
 	for (i = 0; i < PAIRS; i++)
 		pair_stop(&pairs[i]);
 
-	ksft_print_msg("%d bursts of %d round trips in %d leaves\n", BURSTS,
+	ksft_print_msg("%d bursts of %d round trips in %d leaves\n", b,
 		       ROUNDS, PAIRS);
 	ksft_print_msg("%d inexact samples (first in burst %d), %d bad sums\n",
 		       bad_sw, first, bad_sum);
@@ -424,12 +473,13 @@ static void test_removal(const char *top)
 {
 	char *r = make(top, "/R");
 	char * const watch[] = { r };
-	uint64_t sum_sw = 0, sum_us = 0, v, u, sw, rt, last_v, last_u;
+	uint64_t sum_sw = 0, sum_us = 0, v = 0, u = 0, sw, rt, last_v, last_u;
+	uint64_t end = now_ns() + PART_NS;
 	int k, tries, bad = 0;
 	bool ok;
 
 	readers_start(watch, 1);
-	for (k = 0; k < CHILDREN; k++) {
+	for (k = 0; k < CHILDREN && now_ns() < end; k++) {
 		char sub[32], *c;
 		struct pair p;
 
@@ -472,6 +522,7 @@ static void test_removal(const char *top)
 		sleep_ms(20);
 	}
 	ok = readers_stop("removal");
+	ksft_print_msg("%d children removed\n", k);
 	if (v != sum_sw || u != sum_us) {
 		ksft_print_msg("R: nr_switches %llu, children %llu; usage %llu, children %llu\n",
 			       U(v), U(sum_sw), U(u), U(sum_us));
@@ -492,7 +543,7 @@ static void test_reset(const char *top)
 	char *c = make(top, "/G/S/C");
 	char * const watch[] = { g, c };
 	struct pair p;
-	uint64_t sw, rt, sw1, rt1, v, u;
+	uint64_t sw, rt, sw1, rt1, v = 0, u = 0, end;
 	int b, bad = 0;
 	pid_t resetter;
 	bool ok;
@@ -500,7 +551,7 @@ static void test_reset(const char *top)
 	if (pair_start(&p, allowed_cpu(0)) || pair_enter(&p, c))
 		ksft_exit_fail_msg("cannot start workers\n");
 	readers_start(watch, 2);
-	resetter = fork();
+	resetter = fork_child();
 	if (!resetter) {
 		while (!GET(sh->stop)) {
 			cg_write_str(s, "cpuacct.nr_switches", "0");
@@ -508,7 +559,8 @@ static void test_reset(const char *top)
 		}
 		_exit(0);
 	}
-	for (b = 0; b < RESET_BURSTS; b++) {
+	end = now_ns() + PART_NS;
+	for (b = 0; b < RESET_BURSTS && now_ns() < end; b++) {
 		pair_burst_start(&p);
 		pair_burst_wait(&p);
 		pair_settle(&p, &sw, &rt);
@@ -517,6 +569,7 @@ static void test_reset(const char *top)
 	}
 	ok = readers_stop("reset");
 	waitpid(resetter, NULL, 0);
+	ksft_print_msg("%d bursts under resets\n", b);
 	ksft_test_result(!bad, "reset_under_load_keeps_child_and_ancestor_exact\n");
 	ksft_test_result(ok, "reset_under_load_ancestor_never_decreases\n");
 
