@@ -653,15 +653,19 @@ static struct cftype files[] = {
 	{ }	/* terminate */
 };
 
-/* Add @val to counter @idx of @ca on @cpu, whose rq->lock is held */
-static inline void cpuacct_rq_add(struct cpuacct *ca, int cpu,
-				  enum cpuacct_counter idx, u64 val)
+/*
+ * Add @val to counter @idx of @cpuusage on @cpu, whose rq->lock is held.
+ * The only writer of the counter: a plain add, one instruction on 64-bit,
+ * whose result readers READ_ONCE() whole; on 32-bit, under ->rq_sync.
+ */
+static inline void cpuacct_rq_add(struct cpuacct_usage __percpu *cpuusage,
+				  int cpu, enum cpuacct_counter idx, u64 val)
 {
-	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+	struct cpuacct_usage *cu = per_cpu_ptr(cpuusage, cpu);
 
 	u64_stats_update_begin(&cu->rq_sync);
-	/* Only this writer: a plain read; readers see the store whole */
-	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
+	/* Racing with readers by design, see above */
+	data_race(cu->own[idx] += val);
 	u64_stats_update_end(&cu->rq_sync);
 }
 
@@ -680,9 +684,10 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 
 	lockdep_assert_rq_held(cpu_rq(cpu));
 
-	cpuacct_rq_add(&root_cpuacct, cpu, CPUACCT_USAGE, cputime);
+	cpuacct_rq_add(&root_cpuacct_cpuusage, cpu, CPUACCT_USAGE, cputime);
 	if (css != &root_cpuacct.css)
-		cpuacct_rq_add(css_ca(css), cpu, CPUACCT_USAGE, cputime);
+		cpuacct_rq_add(css_ca(css)->cpuusage, cpu, CPUACCT_USAGE,
+			       cputime);
 }
 
 /**
@@ -704,7 +709,7 @@ void __cpuacct_count_switch(struct rq *rq, struct cgroup_subsys_state *css)
 {
 	lockdep_assert_rq_held(rq);
 
-	cpuacct_rq_add(css_ca(css), cpu_of(rq), CPUACCT_SWITCHES, 1);
+	cpuacct_rq_add(css_ca(css)->cpuusage, cpu_of(rq), CPUACCT_SWITCHES, 1);
 }
 
 /*
@@ -741,7 +746,8 @@ void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 	}
 	cu = this_cpu_ptr(css_ca(css)->cpuusage);
 	u64_stats_update_begin(&cu->tick_sync);
-	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
+	/* The only writer, as in cpuacct_rq_add() */
+	data_race(cu->own[idx] += val);
 	u64_stats_update_end(&cu->tick_sync);
 }
 
