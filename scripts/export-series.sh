@@ -145,9 +145,10 @@ n=$(g rev-list --count "$base..HEAD")
 g format-patch -q --cover-letter -o "$outdir" "$base..HEAD"
 # Fill in the cover letter's placeholders.
 blurb="This series makes percpu_counter fold per-CPU deltas into an atomic64\\
-global count without a spinlock, adds a batch scaled to the unit of the\\
-values added, and gives cgroup-v1 cpuacct per-group context switch counts,\\
-with documentation and kselftests.\\
+global count without a spinlock on 64-bit, with percpu_counter_sum() still\\
+exact and limited adds still bounded, adds a batch scaled to the unit of\\
+the values added, and gives cgroup-v1 cpuacct per-group context switch\\
+counts, with documentation and kselftests.\\
 \\
 cpuacct charges CPU time, user and system time and context switches once\\
 per event, to the task's own group, and sums a group's subtree when its\\
