@@ -98,11 +98,12 @@ struct cpuacct {
 };
 
 /*
- * Enabled while a non-root group exists.  Until then every task is in the
- * root group, whose switches are counted in rq->nr_switches only, and
- * cpuacct_count_switch() has nothing to do.  Taken in css_alloc and dropped
- * in css_free, like memcg's keys: a css outlives the last task that can be
- * switched out in it, exiting tasks included.
+ * Enabled when the first non-root group is created.  Until then every task
+ * is in the root group, whose switches are counted in rq->nr_switches only,
+ * and cpuacct_count_switch() has nothing to do.  It is left on once groups
+ * have existed: each flip patches __schedule() on every CPU, which should
+ * not happen on every mkdir and rmdir of a lone group, and a root task then
+ * pays one call that returns at once.
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
@@ -146,15 +147,27 @@ static inline bool cpuacct_is_root(struct cpuacct *ca)
 }
 
 /* Create a new CPU accounting group */
+/* The root's too: on 32-bit, lockdep needs its seqcounts initialised */
+static void cpuacct_init_syncs(struct cpuacct_usage __percpu *cpuusage)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->rq_sync);
+		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->tick_sync);
+	}
+}
+
 static struct cgroup_subsys_state *
 cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 {
 	struct cpuacct_usage __percpu *cpuusage;
 	struct cpuacct *ca;
-	int cpu;
 
-	if (!parent_css)
+	if (!parent_css) {
+		cpuacct_init_syncs(root_cpuacct.cpuusage);
 		return &root_cpuacct.css;
+	}
 
 	ca = kzalloc(sizeof(*ca), GFP_KERNEL);
 	if (!ca)
@@ -165,13 +178,10 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 		kfree(ca);
 		return ERR_PTR(-ENOMEM);
 	}
-	for_each_possible_cpu(cpu) {
-		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->rq_sync);
-		u64_stats_init(&per_cpu_ptr(cpuusage, cpu)->tick_sync);
-	}
+	cpuacct_init_syncs(cpuusage);
 	ca->cpuusage = cpuusage;
 
-	static_branch_inc(&cpuacct_switch_key);
+	static_branch_enable(&cpuacct_switch_key);
 	return &ca->css;
 }
 
@@ -240,8 +250,6 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 	struct cpuacct *ca = css_ca(css);
 	struct cpuacct *parent = parent_ca(ca);
 	int cpu, i;
-
-	static_branch_dec(&cpuacct_switch_key);
 
 	mutex_lock(&cpuacct_mutex);
 	for_each_possible_cpu(cpu) {
