@@ -576,6 +576,21 @@ int possible_cpus(int *cpus, int max)
 	return n;
 }
 
+int cg_start_nr_switches(int *cpus)
+{
+	int n;
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	if (!cg_has_nr_switches())
+		ksft_exit_skip("no cpuacct.nr_switches in this kernel\n");
+	n = possible_cpus(cpus, CG_MAX_CPUS);
+	if (n <= 0)
+		ksft_exit_fail_msg("cannot read possible CPUs\n");
+	return n;
+}
+
 int allowed_cpu(int n)
 {
 	cpu_set_t set;

@@ -50,6 +50,11 @@ int cg_enter(const char *cg, pid_t pid);
 
 /* Number of possible CPUs and their numbers, from .../cpu/possible. */
 int possible_cpus(int *cpus, int max);
+/*
+ * Start a kselftest of nr_switches: print the header, skip without cpuacct
+ * or nr_switches, fill @cpus (CG_MAX_CPUS) and return how many CPUs.
+ */
+int cg_start_nr_switches(int *cpus);
 /* A CPU the calling task may run on, the @n-th (modulo their number). */
 int allowed_cpu(int n);
 int pin_to_cpu(int cpu);

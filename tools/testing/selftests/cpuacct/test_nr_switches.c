@@ -275,14 +275,7 @@ int main(void)
 {
 	const char *top;
 
-	ksft_print_header();
-	if (cg_setup())
-		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
-	if (!cg_has_nr_switches())
-		ksft_exit_skip("no cpuacct.nr_switches in this kernel\n");
-	ncpus = possible_cpus(cpus, CG_MAX_CPUS);
-	if (ncpus <= 0)
-		ksft_exit_fail_msg("cannot read possible CPUs\n");
+	ncpus = cg_start_nr_switches(cpus);
 
 	ksft_set_plan(15);
 	top = strdup(cg_test_name("sw"));
