@@ -10,15 +10,15 @@
  * group, whatever its depth; the hierarchical totals the files show are
  * summed over the group's subtree when a file is read.  The root group is
  * the exception: its counters are the system-wide ones, kept as before
- * (its per-CPU usage, kernel_cpustat and rq->nr_switches count every
- * task), and reading them walks nothing.
+ * (its per-CPU usage, charged for every task, kernel_cpustat and
+ * rq->nr_switches), and reading them walks nothing.
  *
  * A group's value on a CPU, for each counter, is
  *
  *	sum over D in subtree(G) of (own(D) + aux(D))
  *
  * where own(D) is what D's own tasks were charged and aux(D) what D's
- * removed children handed over to it (cpuacct_css_free()), minus what
+ * removed children handed over to it (cpuacct_handover()), minus what
  * resets of D took away (cpuacct_reset()).  A reset of G subtracts the
  * value of G from aux(G) and adds it to aux(parent), so that G's view is
  * zero, its descendants' are untouched, and its ancestors' do not change.
@@ -32,14 +32,17 @@
  *    read whole; on 32-bit each of the two kinds of writers has its own
  *    u64_stats_sync, so a read never tears and never blocks a writer.
  *
- *  - aux() is only written under cpuacct_mutex, inside write sections of
- *    cpuacct_seq; the groups' own tree (children/sibling, linked at
- *    css_online, unlinked at css_free) under cpuacct_tree_lock, and only
- *    where a group whose counts are all zero comes or goes.  Readers walk
- *    the tree under RCU and retry when cpuacct_seq moved, so they see each
- *    hand-over and each reset of a CPU either not at all or whole; after
- *    a few retries, they take cpuacct_mutex instead, so they cannot be
- *    starved.
+ *  - aux() of a CPU is only written under cpuacct_mutex, inside write
+ *    sections of that CPU's cpuacct_seq; the groups' own tree
+ *    (children/sibling, linked at css_online, unlinked after the
+ *    hand-over) under cpuacct_tree_lock, and only where a group whose
+ *    counts are all zero comes or goes.  Readers of a CPU walk the tree
+ *    under RCU and retry when that CPU's cpuacct_seq moved, so they see
+ *    each hand-over and each reset of the CPU either not at all or whole;
+ *    after a few retries, they take cpuacct_mutex instead, so they cannot
+ *    be starved.  Resets walk the same way and only take the mutex to
+ *    write; a hand-over takes it for one CPU at a time, from cpuacct's own
+ *    work item, so that no other controller's css_free waits for it.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -55,59 +58,24 @@ static const char * const cpuacct_stat_desc[] = {
 	[CPUACCT_STAT_SYSTEM] = "system",
 };
 
-/* The counters of a group, per CPU */
-enum cpuacct_counter {
-	CPUACCT_USER = CPUACCT_STAT_USER,	/* USER + NICE, in ns */
-	CPUACCT_SYSTEM = CPUACCT_STAT_SYSTEM,	/* SYSTEM + IRQ + SOFTIRQ */
-	CPUACCT_USAGE = CPUACCT_STAT_NSTATS,	/* scheduler runtime, ns */
-	CPUACCT_SWITCHES,			/* switches away from tasks */
-
-	CPUACCT_NR_COUNTERS,
-};
+/* vals[] of cpuacct_read() are indexed by both */
+static_assert((int)CPUACCT_USER == (int)CPUACCT_STAT_USER &&
+	      (int)CPUACCT_SYSTEM == (int)CPUACCT_STAT_SYSTEM);
 
 #define CPUACCT_TIMES	(BIT(CPUACCT_USER) | BIT(CPUACCT_SYSTEM) | \
 			 BIT(CPUACCT_USAGE))
 
 /*
- * Per-CPU counters of a group: 64 bytes on 64-bit, 72 on 32-bit, where
- * 6.12 kept 88 (usage and a whole kernel_cpustat).  ->own[USAGE] and
- * ->own[SWITCHES] share 16 bytes, hence a cache line: __schedule()
- * charges prev's runtime right before counting its switch.
- */
-struct cpuacct_usage {
-	u64			own[CPUACCT_NR_COUNTERS];
-	u64			aux[CPUACCT_NR_COUNTERS];
-	struct u64_stats_sync	rq_sync;	/* own[USAGE], own[SWITCHES] */
-	struct u64_stats_sync	tick_sync;	/* own[USER], own[SYSTEM] */
-} __aligned(2 * sizeof(u64));
-
-/* track CPU usage of a group of tasks and its child groups */
-struct cpuacct {
-	struct cgroup_subsys_state	css;
-	/* cpuusage holds pointer to a cpuacct_usage object on every CPU */
-	struct cpuacct_usage __percpu	*cpuusage;
-	/*
-	 * cpuacct's own tree, for readers: linked in css_online, unlinked
-	 * in css_free.  Written under cpuacct_mutex, walked under RCU.
-	 * hlists, so that the struct stays in the kmalloc size class of
-	 * 6.12's (256 bytes, on x86-64 without debug options).
-	 */
-	struct hlist_head		children;
-	struct hlist_node		sibling;
-	struct rcu_head			rcu;
-};
-
-/*
  * Enabled when the first non-root group is created.  Until then every task
  * is in the root group, whose switches are counted in rq->nr_switches only,
- * and cpuacct_count_switch() has nothing to do.  It is left on once groups
- * have existed: each flip patches __schedule() on every CPU, which should
- * not happen on every mkdir and rmdir of a lone group, and a root task then
- * pays one call that returns at once.
+ * and cpuacct_count_switch() (cpuacct.h) has nothing to do.  It is left on
+ * once groups have existed: each flip patches __schedule() on every CPU,
+ * which should not happen on every mkdir and rmdir of a lone group, and a
+ * root task then pays a compare and a branch.
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
-/* Serializes the writers of aux() and of the tree; see the top comment */
+/* Serializes the writers of aux(); see the top comment */
 static DEFINE_MUTEX(cpuacct_mutex);
 /*
  * Serializes the tree's list updates: css_online only links a group whose
@@ -116,16 +84,20 @@ static DEFINE_MUTEX(cpuacct_mutex);
  * cpuacct_mutex.
  */
 static DEFINE_SPINLOCK(cpuacct_tree_lock);
-static seqcount_mutex_t cpuacct_seq =
+/*
+ * Per CPU: a hand-over or reset writes one CPU's counts, a reader reads one
+ * CPU's, so readers only retry for writes to the CPU they read.
+ */
+static DEFINE_PER_CPU(seqcount_mutex_t, cpuacct_seq) =
 	SEQCNT_MUTEX_ZERO(cpuacct_seq, &cpuacct_mutex);
+
+/* Removed groups whose counts are yet to be handed over, and who does it */
+static LLIST_HEAD(cpuacct_free_list);
+static void cpuacct_free_workfn(struct work_struct *work);
+static DECLARE_WORK(cpuacct_free_work, cpuacct_free_workfn);
 
 /* Optimistic reads before a reader takes cpuacct_mutex */
 #define CPUACCT_READ_TRIES	3
-
-static inline struct cpuacct *css_ca(struct cgroup_subsys_state *css)
-{
-	return css ? container_of(css, struct cpuacct, css) : NULL;
-}
 
 static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 {
@@ -146,8 +118,11 @@ static inline bool cpuacct_is_root(struct cpuacct *ca)
 	return ca == &root_cpuacct;
 }
 
-/* Create a new CPU accounting group */
-/* The root's too: on 32-bit, lockdep needs its seqcounts initialised */
+/*
+ * Not for the root's: css_alloc runs for it before the per-CPU areas and
+ * the possible CPUs are set up, and once they are, CPUs charge it.  Its
+ * zeroed static per-CPU seqcounts are valid; lockdep keys them by address.
+ */
 static void cpuacct_init_syncs(struct cpuacct_usage __percpu *cpuusage)
 {
 	int cpu;
@@ -164,11 +139,10 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	struct cpuacct_usage __percpu *cpuusage;
 	struct cpuacct *ca;
 
-	if (!parent_css) {
-		cpuacct_init_syncs(root_cpuacct.cpuusage);
+	if (!parent_css)
 		return &root_cpuacct.css;
-	}
 
+	/* Create a new CPU accounting group */
 	ca = kzalloc(sizeof(*ca), GFP_KERNEL);
 	if (!ca)
 		return ERR_PTR(-ENOMEM);
@@ -181,7 +155,9 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	cpuacct_init_syncs(cpuusage);
 	ca->cpuusage = cpuusage;
 
-	static_branch_enable(&cpuacct_switch_key);
+	/* static_branch_enable() takes cpus_read_lock() even if enabled */
+	if (!static_key_enabled(&cpuacct_switch_key))
+		static_branch_enable(&cpuacct_switch_key);
 	return &ca->css;
 }
 
@@ -204,21 +180,12 @@ static int cpuacct_css_online(struct cgroup_subsys_state *css)
 	return 0;
 }
 
-static void cpuacct_free_rcu(struct rcu_head *rcu)
-{
-	struct cpuacct *ca = container_of(rcu, struct cpuacct, rcu);
-
-	free_percpu(ca->cpuusage);
-	kfree(ca);
-}
-
 /*
- * Destroy an existing CPU accounting group: hand its counts over to its
- * parent.
+ * Hand a removed group's counts over to its parent.
  *
- * Only now can no more charges come: css_free runs an RCU grace period
- * after css_release, which runs once the last reference is gone.  A task
- * holds its css_set, hence the css, until it is freed, after its last
+ * Only after css_free can no more charges come: css_free runs an RCU grace
+ * period after css_release, which runs once the last reference is gone.  A
+ * task holds its css_set, hence the css, until it is freed, after its last
  * switch; and a charge to a task that was just moved away (update_curr()
  * read task_css() before the move) runs under an rq->lock, irqs off, i.e.
  * in an RCU read-side critical section, which the grace period waits for.
@@ -226,16 +193,18 @@ static void cpuacct_free_rcu(struct rcu_head *rcu)
  * core has already unlinked the css from its parent's children there:
  * that is why cpuacct keeps its own tree, in which the group stays visible
  * to readers until its counts have been handed over.  Its children were
- * freed before it (they pin it), so it has none left.
+ * handed over before it: they pin it, and cpuacct_css_free() queues groups
+ * in the order cgroup core frees them, children first.
  *
- * Per CPU, in one write section of cpuacct_seq, the group's own and aux
- * counts are added to the parent's aux and zeroed: a reader of that CPU's
- * value sees them once, in the group or in the parent, never both nor
- * neither, and readers of other CPUs are not affected.  Then the group,
- * now zero on every CPU, is unlinked, and freed after a grace period, as
- * readers may still be walking it.
+ * Per CPU, in one write section of that CPU's cpuacct_seq, the group's own
+ * and aux counts are added to the parent's aux (not the root's, which
+ * counts every task already) and zeroed: a reader of that CPU's value sees
+ * them once, in the group or in the parent, never both nor neither, and
+ * readers of other CPUs are not affected.  Then the group, now zero on
+ * every CPU, is unlinked, and freed after a grace period, as readers may
+ * still be walking it.
  *
- *	reader of P, CPU c		css_free(C)
+ *	reader of P, CPU c		hand-over of C
  *	seq = read_seqcount_begin()
  *	sum += own(P) + aux(P)
  *					write_seqcount_begin()
@@ -245,27 +214,28 @@ static void cpuacct_free_rcu(struct rcu_head *rcu)
  *	sum += own(C) + aux(C)	(0)
  *	read_seqcount_retry(seq): retry, C's counts now in aux(P)
  */
-static void cpuacct_css_free(struct cgroup_subsys_state *css)
+static void cpuacct_handover(struct cpuacct *ca)
 {
-	struct cpuacct *ca = css_ca(css);
 	struct cpuacct *parent = parent_ca(ca);
 	int cpu, i;
 
-	mutex_lock(&cpuacct_mutex);
 	for_each_possible_cpu(cpu) {
 		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
+		seqcount_mutex_t *seqc = per_cpu_ptr(&cpuacct_seq, cpu);
 
-		write_seqcount_begin(&cpuacct_seq);
+		mutex_lock(&cpuacct_mutex);
+		write_seqcount_begin(seqc);
 		for (i = 0; i < CPUACCT_NR_COUNTERS; i++) {
-			/* The root counts every task already */
 			if (!cpuacct_is_root(parent))
 				WRITE_ONCE(pcu->aux[i], pcu->aux[i] +
 					   cu->own[i] + cu->aux[i]);
 			WRITE_ONCE(cu->own[i], 0);
 			WRITE_ONCE(cu->aux[i], 0);
 		}
-		write_seqcount_end(&cpuacct_seq);
+		write_seqcount_end(seqc);
+		mutex_unlock(&cpuacct_mutex);
+		cond_resched();
 	}
 	/*
 	 * Zero everywhere now: unlinking it changes no sum.  Not linked if
@@ -275,15 +245,50 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 	if (!hlist_unhashed(&ca->sibling))
 		hlist_del_rcu(&ca->sibling);
 	spin_unlock(&cpuacct_tree_lock);
-	mutex_unlock(&cpuacct_mutex);
+}
 
-	call_rcu(&ca->rcu, cpuacct_free_rcu);
+static void cpuacct_free_rcu(struct rcu_head *rcu)
+{
+	struct cpuacct *ca = container_of(rcu, struct cpuacct, rcu);
+
+	free_percpu(ca->cpuusage);
+	kfree(ca);
+}
+
+/* Hand over the removed groups, in the order they were removed */
+static void cpuacct_free_workfn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&cpuacct_free_list);
+	struct cpuacct *ca, *next;
+
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(ca, next, list, free_node) {
+		cpuacct_handover(ca);
+		/* ->rcu takes the place of ->free_node */
+		call_rcu(&ca->rcu, cpuacct_free_rcu);
+	}
+}
+
+/*
+ * Destroy an existing CPU accounting group.  The hand-over takes
+ * cpuacct_mutex, which resets and readers may hold: css_free runs on
+ * cgroup_free_wq, shared by all controllers, so leave it to cpuacct's own
+ * work item.  The group stays in cpuacct's tree, with its counts, until
+ * then; the css is not used (cgroup core frees the cgroup), only ->parent,
+ * which the parent's own later hand-over keeps alive.
+ */
+static void cpuacct_css_free(struct cgroup_subsys_state *css)
+{
+	struct cpuacct *ca = css_ca(css);
+
+	if (llist_add(&ca->free_node, &cpuacct_free_list))
+		queue_work(system_unbound_wq, &cpuacct_free_work);
 }
 
 /*
  * A group's own counters on @cpu, read whole: on 64-bit, each u64 is
- * written by one instruction; on 32-bit, the writers of a CPU (the two
- * kinds of them, see the top comment) bump their u64_stats_sync.
+ * written by one writer at a time, whole; on 32-bit, the writers of a CPU
+ * (the two kinds of them, see the top comment) bump their u64_stats_sync.
  */
 static void cpuacct_own_read(struct cpuacct_usage *cu, u64 *vals)
 {
@@ -361,10 +366,46 @@ static void cpuacct_root_read(int cpu, u64 *vals)
 					 cpustat[CPUTIME_IRQ] +
 					 cpustat[CPUTIME_SOFTIRQ]);
 	/* rq->nr_switches++ under the rq->lock, not a marked access */
-	vals[CPUACCT_SWITCHES] = data_race(READ_ONCE(rq->nr_switches));
+	vals[CPUACCT_SWITCHES] = data_race(rq->nr_switches);
 #ifndef CONFIG_64BIT
 	raw_spin_rq_unlock_irq(rq);
 #endif
+}
+
+/*
+ * Sum @ca's subtree on @cpu into @vals, seeing each hand-over and reset of
+ * @cpu whole: optimistically, then, if writers kept coming, holding them
+ * off with cpuacct_mutex.  With @hold, it returns with cpuacct_mutex held
+ * and no write to @cpu's aux() since the walk, so that a reset can write
+ * what it read; the mutex then only covers a walk in the fallback.
+ */
+static void cpuacct_subtree_read(struct cpuacct *ca, int cpu, u64 *vals,
+				 bool hold)
+{
+	seqcount_mutex_t *seqc = per_cpu_ptr(&cpuacct_seq, cpu);
+	unsigned int seq;
+	int tries;
+
+	for (tries = 0; tries < CPUACCT_READ_TRIES; tries++) {
+		/* Outside RCU: on PREEMPT_RT, this may take cpuacct_mutex */
+		seq = read_seqcount_begin(seqc);
+		rcu_read_lock();
+		cpuacct_subtree_sum(ca, cpu, vals);
+		rcu_read_unlock();
+		if (hold)
+			mutex_lock(&cpuacct_mutex);
+		if (!read_seqcount_retry(seqc, seq))
+			return;
+		if (hold)
+			mutex_unlock(&cpuacct_mutex);
+	}
+
+	mutex_lock(&cpuacct_mutex);
+	rcu_read_lock();
+	cpuacct_subtree_sum(ca, cpu, vals);
+	rcu_read_unlock();
+	if (!hold)
+		mutex_unlock(&cpuacct_mutex);
 }
 
 /**
@@ -374,38 +415,18 @@ static void cpuacct_root_read(int cpu, u64 *vals)
  * @vals: CPUACCT_NR_COUNTERS values
  *
  * The sum over @ca's subtree (see the top comment), read without locks
- * unless hand-overs and resets keep the reader retrying.  Cost: the
- * subtree's groups, live and freed but not yet handed over, times one
- * per-CPU cache line; the root is read in constant time.  Callers read
- * each possible CPU in turn and may sleep in between.  Process context.
+ * unless hand-overs and resets of @cpu keep the reader retrying.  Cost:
+ * the subtree's groups, live and removed but not yet handed over, times
+ * one or two per-CPU cache lines; the root is read in constant time.
+ * Callers read each possible CPU in turn and may sleep in between.
+ * Process context.
  */
 static void cpuacct_read(struct cpuacct *ca, int cpu, u64 *vals)
 {
-	unsigned int seq;
-	int tries = 0;
-
-	if (cpuacct_is_root(ca)) {
+	if (cpuacct_is_root(ca))
 		cpuacct_root_read(cpu, vals);
-		return;
-	}
-
-	do {
-		if (tries++ == CPUACCT_READ_TRIES)
-			break;
-		/* Outside RCU: on PREEMPT_RT, this may take cpuacct_mutex */
-		seq = read_seqcount_begin(&cpuacct_seq);
-		rcu_read_lock();
-		cpuacct_subtree_sum(ca, cpu, vals);
-		rcu_read_unlock();
-	} while (read_seqcount_retry(&cpuacct_seq, seq));
-
-	if (tries > CPUACCT_READ_TRIES) {
-		mutex_lock(&cpuacct_mutex);
-		rcu_read_lock();
-		cpuacct_subtree_sum(ca, cpu, vals);
-		rcu_read_unlock();
-		mutex_unlock(&cpuacct_mutex);
-	}
+	else
+		cpuacct_subtree_read(ca, cpu, vals, false);
 }
 
 static u64 cpuacct_read_one(struct cpuacct *ca, int cpu,
@@ -426,8 +447,9 @@ static u64 cpuacct_read_one(struct cpuacct *ca, int cpu,
  * its parent's (not the root's, which counts every task anyway), in one
  * write section: the group then reads 0 plus what was charged in its
  * subtree after its counters were read, the parent's value does not
- * change (-v + v), and nor do the descendants'.  cpuacct_mutex keeps the
- * aux counts, hence v, stable; a charge that races with the read of its
+ * change (-v + v), and nor do the descendants'.  No aux count of the CPU,
+ * hence v, changed between the read and the write (see
+ * cpuacct_subtree_read()); a charge that races with the read of its
  * counter is counted before the reset or after it, never lost.
  */
 static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
@@ -436,25 +458,22 @@ static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
 	u64 vals[CPUACCT_NR_COUNTERS];
 	int cpu, i;
 
-	mutex_lock(&cpuacct_mutex);
 	for_each_possible_cpu(cpu) {
 		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
+		seqcount_mutex_t *seqc = per_cpu_ptr(&cpuacct_seq, cpu);
 
-		rcu_read_lock();
-		cpuacct_subtree_sum(ca, cpu, vals);
-		rcu_read_unlock();
-
-		write_seqcount_begin(&cpuacct_seq);
+		cpuacct_subtree_read(ca, cpu, vals, true);
+		write_seqcount_begin(seqc);
 		for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
 			WRITE_ONCE(cu->aux[i], cu->aux[i] - vals[i]);
 			if (!cpuacct_is_root(parent))
 				WRITE_ONCE(pcu->aux[i], pcu->aux[i] + vals[i]);
 		}
-		write_seqcount_end(&cpuacct_seq);
+		write_seqcount_end(seqc);
+		mutex_unlock(&cpuacct_mutex);
 		cond_resched();
 	}
-	mutex_unlock(&cpuacct_mutex);
 }
 
 /* Return total CPU usage (in nanoseconds) of a group */
@@ -662,9 +681,9 @@ static struct cftype files[] = {
 };
 
 /*
- * Add @val to counter @idx of @cpuusage on @cpu, whose rq->lock is held.
- * The only writer of the counter: a plain add, one instruction on 64-bit,
- * whose result readers READ_ONCE() whole; on 32-bit, under ->rq_sync.
+ * Add @val to counter @idx of @cpuusage on @cpu, whose rq->lock is held,
+ * which serializes the counter's writers: a plain add, stored whole for
+ * readers that READ_ONCE() it; on 32-bit, under ->rq_sync.
  */
 static inline void cpuacct_rq_add(struct cpuacct_usage __percpu *cpuusage,
 				  int cpu, enum cpuacct_counter idx, u64 val)
@@ -672,8 +691,7 @@ static inline void cpuacct_rq_add(struct cpuacct_usage __percpu *cpuusage,
 	struct cpuacct_usage *cu = per_cpu_ptr(cpuusage, cpu);
 
 	u64_stats_update_begin(&cu->rq_sync);
-	/* Racing with readers by design, see above */
-	data_race(cu->own[idx] += val);
+	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
 	u64_stats_update_end(&cu->rq_sync);
 }
 
@@ -696,28 +714,6 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 	if (css != &root_cpuacct.css)
 		cpuacct_rq_add(css_ca(css)->cpuusage, cpu, CPUACCT_USAGE,
 			       cputime);
-}
-
-/**
- * __cpuacct_count_switch - count a context switch away from a task
- * @rq: the runqueue of this CPU, locked
- * @css: the task's cpuacct css, not the root's
- *
- * Called by cpuacct_count_switch() from __schedule(), on the CPU of @rq
- * with rq->lock held and irqs disabled: as in cpuacct_charge(), that keeps
- * the task's css_set and groups alive.  @css is the one the inline check
- * read: reading task_css() again here could find the root's, if the task
- * was moved in between, and count the switch in the root's unused
- * counter.
- *
- * The switch is counted in the task's group only, whatever its depth; the
- * ancestors' counts are summed when read.
- */
-void __cpuacct_count_switch(struct rq *rq, struct cgroup_subsys_state *css)
-{
-	lockdep_assert_rq_held(rq);
-
-	cpuacct_rq_add(css_ca(css)->cpuusage, cpu_of(rq), CPUACCT_SWITCHES, 1);
 }
 
 /*
@@ -755,7 +751,7 @@ void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 	cu = this_cpu_ptr(css_ca(css)->cpuusage);
 	u64_stats_update_begin(&cu->tick_sync);
 	/* The only writer, as in cpuacct_rq_add() */
-	data_race(cu->own[idx] += val);
+	WRITE_ONCE(cu->own[idx], cu->own[idx] + val);
 	u64_stats_update_end(&cu->tick_sync);
 }
 
