@@ -28,7 +28,8 @@
  *  - own() of a CPU is written by that CPU's accounting only: usage and
  *    nr_switches under the CPU's rq->lock (cpuacct_charge() may run for a
  *    remote rq), user and system by the CPU itself with irqs disabled
- *    (the tick and vtime).  Readers do not lock them: on 64-bit a u64 is
+ *    (the tick and vtime); and zeroed by the hand-over, once no charge
+ *    can come, in a write section of cpuacct_seq.  Readers do not lock them: on 64-bit a u64 is
  *    read whole; on 32-bit each of the two kinds of writers has its own
  *    u64_stats_sync, so a read never tears and never blocks a writer.
  *
@@ -39,10 +40,15 @@
  *    counts are all zero comes or goes.  Readers of a CPU walk the tree
  *    under RCU and retry when that CPU's cpuacct_seq moved, so they see
  *    each hand-over and each reset of the CPU either not at all or whole;
- *    after a few retries, they take cpuacct_mutex instead, so they cannot
- *    be starved.  Resets walk the same way and only take the mutex to
- *    write; a hand-over takes it for one CPU at a time, from cpuacct's own
- *    work item, so that no other controller's css_free waits for it.
+ *    after a few retries, they walk under cpuacct_mutex instead, so they
+ *    cannot be starved.  Resets walk the same way and take the mutex to
+ *    check that nothing was written since, then write; a hand-over takes
+ *    it for one CPU at a time, from cpuacct's own work item, so that no
+ *    other controller's css_free waits for it.
+ *
+ * Nothing ever sums the root's tree: the root's counters are the
+ * system-wide ones, and it cannot be reset.  Its children may include
+ * groups of an unmounted hierarchy whose hand-over is still pending.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -68,10 +74,10 @@ static_assert((int)CPUACCT_USER == (int)CPUACCT_STAT_USER &&
 /*
  * Enabled when the first non-root group is created.  Until then every task
  * is in the root group, whose switches are counted in rq->nr_switches only,
- * and cpuacct_count_switch() (cpuacct.h) has nothing to do.  It is left on
+ * and cpuacct_count_switch() (sched.h) has nothing to do.  It is left on
  * once groups have existed: each flip patches __schedule() on every CPU,
  * which should not happen on every mkdir and rmdir of a lone group, and a
- * root task then pays a compare and a branch.
+ * root task then pays two loads, a compare and a branch.
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
@@ -197,12 +203,15 @@ static int cpuacct_css_online(struct cgroup_subsys_state *css)
  * in the order cgroup core frees them, children first.
  *
  * Per CPU, in one write section of that CPU's cpuacct_seq, the group's own
- * and aux counts are added to the parent's aux (not the root's, which
- * counts every task already) and zeroed: a reader of that CPU's value sees
- * them once, in the group or in the parent, never both nor neither, and
- * readers of other CPUs are not affected.  Then the group, now zero on
- * every CPU, is unlinked, and freed after a grace period, as readers may
- * still be walking it.
+ * and aux counts are added to the parent's aux and zeroed: a reader of
+ * that CPU's value sees them once, in the group or in the parent, never
+ * both nor neither, and readers of other CPUs are not affected.  Then the
+ * group, now zero on every CPU, is unlinked, and freed after a grace
+ * period, as readers may still be walking it.  Nothing to hand over, no
+ * write section: to the root, which counts every task already and is never
+ * summed, and on a CPU where the group's counts are all zero.  They are
+ * stable: no charge comes any more, nor any reset (the group's files are
+ * gone), and its children were handed over before, by this worker.
  *
  *	reader of P, CPU c		hand-over of C
  *	seq = read_seqcount_begin()
@@ -214,6 +223,16 @@ static int cpuacct_css_online(struct cgroup_subsys_state *css)
  *	sum += own(C) + aux(C)	(0)
  *	read_seqcount_retry(seq): retry, C's counts now in aux(P)
  */
+static bool cpuacct_usage_zero(struct cpuacct_usage *cu)
+{
+	int i;
+
+	for (i = 0; i < CPUACCT_NR_COUNTERS; i++)
+		if (cu->own[i] || cu->aux[i])
+			return false;
+	return true;
+}
+
 static void cpuacct_handover(struct cpuacct *ca)
 {
 	struct cpuacct *parent = parent_ca(ca);
@@ -224,12 +243,13 @@ static void cpuacct_handover(struct cpuacct *ca)
 		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
 		seqcount_mutex_t *seqc = per_cpu_ptr(&cpuacct_seq, cpu);
 
+		if (cpuacct_is_root(parent) || cpuacct_usage_zero(cu))
+			continue;
 		mutex_lock(&cpuacct_mutex);
 		write_seqcount_begin(seqc);
 		for (i = 0; i < CPUACCT_NR_COUNTERS; i++) {
-			if (!cpuacct_is_root(parent))
-				WRITE_ONCE(pcu->aux[i], pcu->aux[i] +
-					   cu->own[i] + cu->aux[i]);
+			WRITE_ONCE(pcu->aux[i], pcu->aux[i] +
+				   cu->own[i] + cu->aux[i]);
 			WRITE_ONCE(cu->own[i], 0);
 			WRITE_ONCE(cu->aux[i], 0);
 		}
@@ -274,8 +294,9 @@ static void cpuacct_free_workfn(struct work_struct *work)
  * cpuacct_mutex, which resets and readers may hold: css_free runs on
  * cgroup_free_wq, shared by all controllers, so leave it to cpuacct's own
  * work item.  The group stays in cpuacct's tree, with its counts, until
- * then; the css is not used (cgroup core frees the cgroup), only ->parent,
- * which the parent's own later hand-over keeps alive.
+ * then.  Of the css, only ->parent is used, which the parent's own later
+ * hand-over keeps alive; ->cgroup dangles from here on, as cgroup core
+ * frees the cgroup.
  */
 static void cpuacct_css_free(struct cgroup_subsys_state *css)
 {
@@ -386,6 +407,8 @@ static void cpuacct_subtree_read(struct cpuacct *ca, int cpu, u64 *vals,
 	unsigned int seq;
 	int tries;
 
+	/* See the top comment: the root's tree is not to be summed */
+	WARN_ON_ONCE(cpuacct_is_root(ca));
 	for (tries = 0; tries < CPUACCT_READ_TRIES; tries++) {
 		/* Outside RCU: on PREEMPT_RT, this may take cpuacct_mutex */
 		seq = read_seqcount_begin(seqc);
