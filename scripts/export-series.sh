@@ -151,10 +151,11 @@ the values added, and gives cgroup-v1 cpuacct per-group context switch\\
 counts, with documentation and kselftests.\\
 \\
 cpuacct charges CPU time, user and system time and context switches once\\
-per event, to the task's own group, and sums a group's subtree when its\\
-files are read (per-CPU counters, an aux count for removed children, a\\
-seqcount against hand-overs and resets), instead of walking to the root\\
-on every charge.  It uses no rstat and only interfaces of v6.12 itself: a\\
+per event, to the task's own group (and, for CPU time, the root's\\
+system-wide usage, read in constant time as before), and sums a group's\\
+subtree when its files are read (per-CPU counters, an aux count for\\
+removed children, per-CPU seqcounts against hand-overs and resets),\\
+instead of walking to the root on every charge.  It uses no rstat and only interfaces of v6.12 itself: a\\
 port to current mainline needs nothing from rstat's changed API\\
 (cgroup_rstat_flush_hold() is gone in 6.15; early_init subsystems with\\
 css_rstat_flush warn from 6.16), only the __schedule() and sched.h hunks\\
