@@ -155,11 +155,11 @@ per event, to the task's own group (and, for CPU time, the root's\\
 system-wide usage, read in constant time as before), and sums a group's\\
 subtree when its files are read (per-CPU counters, an aux count for\\
 removed children, per-CPU seqcounts against hand-overs and resets),\\
-instead of walking to the root on every charge.  It uses no rstat and only interfaces of v6.12 itself: a\\
-port to current mainline needs nothing from rstat's changed API\\
-(cgroup_rstat_flush_hold() is gone in 6.15; early_init subsystems with\\
-css_rstat_flush warn from 6.16), only the __schedule() and sched.h hunks\\
-moved with the code around them.\\
+instead of walking to the root on every charge.  It uses no rstat and\\
+only interfaces of v6.12 itself: a port to current mainline needs\\
+nothing from rstat's changed API (cgroup_rstat_flush_hold() is gone in\\
+6.15; early_init subsystems with css_rstat_flush warn from 6.16), only\\
+the __schedule() and sched.h hunks moved with the code around them.\\
 \\
 Based on Linux $ver."
 sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/cpuacct, percpu_counter: scale CPU accounting/' \
