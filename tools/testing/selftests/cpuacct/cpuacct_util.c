@@ -160,6 +160,18 @@ char *cg_create(const char *name)
 	return path;
 }
 
+char *cg_make(const char *top, const char *sub)
+{
+	char name[256];
+	char *path;
+
+	snprintf(name, sizeof(name), "%s%s", top, sub);
+	path = cg_create(name);
+	if (!path)
+		ksft_exit_fail_msg("cannot create %s\n", name);
+	return path;
+}
+
 static void cg_kill_tasks(const char *path)
 {
 	char buf[4096], *p;

@@ -29,6 +29,11 @@ bool cg_has_nr_switches(void);
  * remember it for removal at exit; returns its malloc()ed full path.
  */
 char *cg_create(const char *name);
+/*
+ * cg_create() of @top followed by @sub ("" or "/a/b"); fails the test if
+ * the group cannot be created.
+ */
+char *cg_make(const char *top, const char *sub);
 /* Kill the tasks of the group tree @path, then remove it bottom-up. */
 int cg_destroy(const char *path);
 /* Name unique to this test run, for the top group of a test. */

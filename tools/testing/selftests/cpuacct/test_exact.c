@@ -385,18 +385,6 @@ static bool group_exact(const char *cg, uint64_t sw, uint64_t rt)
 	return false;
 }
 
-static char *make(const char *top, const char *sub)
-{
-	char name[256];
-	char *path;
-
-	snprintf(name, sizeof(name), "%s%s", top, sub);
-	path = cg_create(name);
-	if (!path)
-		ksft_exit_fail_msg("cannot create %s\n", name);
-	return path;
-}
-
 /*
  * T -+- P1 -+- L1		four pairs, one per leaf, on alternating CPUs
  *    |      +- L2
@@ -405,10 +393,10 @@ static char *make(const char *top, const char *sub)
  */
 static void test_tree(const char *top)
 {
-	char *t = make(top, "/T"), *p1 = make(top, "/T/P1");
-	char *l1 = make(top, "/T/P1/L1"), *l2 = make(top, "/T/P1/L2");
-	char *p2 = make(top, "/T/P2"), *q = make(top, "/T/P2/Q");
-	char *l3 = make(top, "/T/P2/Q/L3"), *l4 = make(top, "/T/L4");
+	char *t = cg_make(top, "/T"), *p1 = cg_make(top, "/T/P1");
+	char *l1 = cg_make(top, "/T/P1/L1"), *l2 = cg_make(top, "/T/P1/L2");
+	char *p2 = cg_make(top, "/T/P2"), *q = cg_make(top, "/T/P2/Q");
+	char *l3 = cg_make(top, "/T/P2/Q/L3"), *l4 = cg_make(top, "/T/L4");
 	char * const all[] = { t, p1, l1, l2, p2, q, l3, l4 };
 	char * const leaves[PAIRS] = { l1, l2, l3, l4 };
 	char * const t_kids[] = { p1, p2, l4 };
@@ -471,7 +459,7 @@ static void test_tree(const char *top)
  */
 static void test_removal(const char *top)
 {
-	char *r = make(top, "/R");
+	char *r = cg_make(top, "/R");
 	char * const watch[] = { r };
 	uint64_t sum_sw = 0, sum_us = 0, v = 0, u = 0, sw, rt, last_v, last_u;
 	uint64_t end = now_ns() + PART_NS;
@@ -484,7 +472,7 @@ static void test_removal(const char *top)
 		struct pair p;
 
 		snprintf(sub, sizeof(sub), "/R/c%d", k);
-		c = make(top, sub);
+		c = cg_make(top, sub);
 		if (pair_start(&p, allowed_cpu(k)) || pair_enter(&p, c))
 			ksft_exit_fail_msg("cannot start workers\n");
 		pair_burst_start(&p);
@@ -539,8 +527,8 @@ static void test_removal(const char *top)
  */
 static void test_reset(const char *top)
 {
-	char *g = make(top, "/G"), *s = make(top, "/G/S");
-	char *c = make(top, "/G/S/C");
+	char *g = cg_make(top, "/G"), *s = cg_make(top, "/G/S");
+	char *c = cg_make(top, "/G/S/C");
 	char * const watch[] = { g, c };
 	struct pair p;
 	uint64_t sw, rt, sw1, rt1, v = 0, u = 0, end;
@@ -603,7 +591,7 @@ int main(void)
 
 	ksft_set_plan(9);
 	top = strdup(cg_test_name("exact"));
-	make(top, "");
+	cg_make(top, "");
 	test_tree(top);
 	test_removal(top);
 	test_reset(top);

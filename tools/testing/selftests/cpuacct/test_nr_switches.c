@@ -54,18 +54,6 @@ static bool equal(const char *what, uint64_t a, uint64_t b)
 	return false;
 }
 
-static char *make(const char *top, const char *sub)
-{
-	char name[256];
-	char *path;
-
-	snprintf(name, sizeof(name), "%s%s", top, sub);
-	path = cg_create(name);
-	if (!path)
-		ksft_exit_fail_msg("cannot create %s\n", name);
-	return path;
-}
-
 static int cpu_index(int cpu)
 {
 	int i;
@@ -88,8 +76,8 @@ static int stable(char **cgs, int n, uint64_t *vals)
 /* 1-6: a ping-pong in G, under P under T; S is G's sibling. */
 static void test_pingpong(const char *top)
 {
-	char *t = make(top, ""), *p = make(top, "/P");
-	char *g = make(top, "/P/G"), *s = make(top, "/P/S");
+	char *t = cg_make(top, ""), *p = cg_make(top, "/P");
+	char *g = cg_make(top, "/P/G"), *s = cg_make(top, "/P/S");
 	char *cgs[4] = { t, p, g, s };
 	uint64_t before[4], after[4], root0 = 0, root1 = 0, sum;
 	uint64_t pc[CG_MAX_CPUS];
@@ -190,8 +178,8 @@ static void test_root(void)
  */
 static void test_move(const char *top)
 {
-	char *p = make(top, "/M"), *g1 = make(top, "/M/G1");
-	char *g2 = make(top, "/M/G2");
+	char *p = cg_make(top, "/M"), *g1 = cg_make(top, "/M/G1");
+	char *g2 = cg_make(top, "/M/G2");
 	char *cgs[3] = { p, g1, g2 };
 	uint64_t v[3], b_all, a_before, a_upto_move, a_after, a_from_move;
 	struct pp_spec spec = {
@@ -225,8 +213,8 @@ static void test_move(const char *top)
 /* 12-15: resets zero one group only. */
 static void test_reset(const char *top)
 {
-	char *t = make(top, "/R"), *c1 = make(top, "/R/C1");
-	char *c2 = make(top, "/R/C2");
+	char *t = cg_make(top, "/R"), *c1 = cg_make(top, "/R/C1");
+	char *c2 = cg_make(top, "/R/C2");
 	char *cgs[3] = { t, c1, c2 };
 	uint64_t v[3], w[3], u1, u2;
 	struct pp_spec spec = { .cpu = allowed_cpu(0), .rounds = N / 5 };
