@@ -29,19 +29,20 @@
  *    nr_switches under the CPU's rq->lock (cpuacct_charge() may run for a
  *    remote rq), user and system by the CPU itself with irqs disabled
  *    (the tick and vtime); and zeroed by the hand-over, once no charge
- *    can come, in a write section of cpuacct_seq.  Readers do not lock them: on 64-bit a u64 is
- *    read whole; on 32-bit each of the two kinds of writers has its own
- *    u64_stats_sync, so a read never tears and never blocks a writer.
+ *    can come, in a write section of cpuacct_seq.  Readers do not lock
+ *    them: on 64-bit a u64 is read whole; on 32-bit each of the two kinds
+ *    of writers has its own u64_stats_sync, so a read never tears and
+ *    never blocks a writer.
  *
  *  - aux() of a CPU is only written under cpuacct_mutex, inside write
  *    sections of that CPU's cpuacct_seq; the groups' own tree
  *    (children/sibling, linked at css_online, unlinked after the
- *    hand-over) under cpuacct_tree_lock, and only where a group whose
- *    counts are all zero comes or goes.  Readers of a CPU walk the tree
- *    under RCU and retry when that CPU's cpuacct_seq moved, so they see
- *    each hand-over and each reset of the CPU either not at all or whole;
- *    after a few retries, they walk under cpuacct_mutex instead, so they
- *    cannot be starved.  Resets walk the same way and take the mutex to
+ *    hand-over) under cpuacct_tree_lock, and, but for the root's children,
+ *    only where a group whose counts are all zero comes or goes.  Readers
+ *    of a CPU walk the tree under RCU and retry when that CPU's
+ *    cpuacct_seq moved, so they see each hand-over and each reset of the
+ *    CPU either not at all or whole; after a few retries, they walk
+ *    under cpuacct_mutex instead, so they cannot be starved.  Resets walk the same way and take the mutex to
  *    check that nothing was written since, then write; a hand-over takes
  *    it for one CPU at a time, from cpuacct's own work item, so that no
  *    other controller's css_free waits for it.
@@ -77,7 +78,7 @@ static_assert((int)CPUACCT_USER == (int)CPUACCT_STAT_USER &&
  * and cpuacct_count_switch() (sched.h) has nothing to do.  It is left on
  * once groups have existed: each flip patches __schedule() on every CPU,
  * which should not happen on every mkdir and rmdir of a lone group, and a
- * root task then pays two loads, a compare and a branch.
+ * root task then pays three loads, a compare and a branch.
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
@@ -208,8 +209,9 @@ static int cpuacct_css_online(struct cgroup_subsys_state *css)
  * both nor neither, and readers of other CPUs are not affected.  Then the
  * group, now zero on every CPU, is unlinked, and freed after a grace
  * period, as readers may still be walking it.  Nothing to hand over, no
- * write section: to the root, which counts every task already and is never
- * summed, and on a CPU where the group's counts are all zero.  They are
+ * write section: to the root, which counts every task already and whose
+ * tree is never summed (its children are unlinked with their counts), and
+ * on a CPU where the group's counts are all zero.  They are
  * stable: no charge comes any more, nor any reset (the group's files are
  * gone), and its children were handed over before, by this worker.
  *
@@ -238,12 +240,14 @@ static void cpuacct_handover(struct cpuacct *ca)
 	struct cpuacct *parent = parent_ca(ca);
 	int cpu, i;
 
+	if (cpuacct_is_root(parent))
+		goto unlink;
 	for_each_possible_cpu(cpu) {
 		struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 		struct cpuacct_usage *pcu = per_cpu_ptr(parent->cpuusage, cpu);
 		seqcount_mutex_t *seqc = per_cpu_ptr(&cpuacct_seq, cpu);
 
-		if (cpuacct_is_root(parent) || cpuacct_usage_zero(cu))
+		if (cpuacct_usage_zero(cu))
 			continue;
 		mutex_lock(&cpuacct_mutex);
 		write_seqcount_begin(seqc);
@@ -258,9 +262,10 @@ static void cpuacct_handover(struct cpuacct *ca)
 		cond_resched();
 	}
 	/*
-	 * Zero everywhere now: unlinking it changes no sum.  Not linked if
-	 * cgroup creation failed before css_online.
+	 * Zero everywhere now, or a child of the root: unlinking it changes
+	 * no sum.  Not linked if cgroup creation failed before css_online.
 	 */
+unlink:
 	spin_lock(&cpuacct_tree_lock);
 	if (!hlist_unhashed(&ca->sibling))
 		hlist_del_rcu(&ca->sibling);
@@ -286,6 +291,8 @@ static void cpuacct_free_workfn(struct work_struct *work)
 		cpuacct_handover(ca);
 		/* ->rcu takes the place of ->free_node */
 		call_rcu(&ca->rcu, cpuacct_free_rcu);
+		/* Many groups may come at once, most with nothing to hand over */
+		cond_resched();
 	}
 }
 
