@@ -42,10 +42,11 @@
  *    of a CPU walk the tree under RCU and retry when that CPU's
  *    cpuacct_seq moved, so they see each hand-over and each reset of the
  *    CPU either not at all or whole; after a few retries, they walk
- *    under cpuacct_mutex instead, so they cannot be starved.  Resets walk the same way and take the mutex to
- *    check that nothing was written since, then write; a hand-over takes
- *    it for one CPU at a time, from cpuacct's own work item, so that no
- *    other controller's css_free waits for it.
+ *    under cpuacct_mutex instead, so they cannot be starved.  Resets
+ *    walk the same way and take the mutex to check that nothing was
+ *    written since, then write; a hand-over takes it for one CPU at a
+ *    time, from cpuacct's own work item, so that no other controller's
+ *    css_free waits for it.
  *
  * Nothing ever sums the root's tree: the root's counters are the
  * system-wide ones, and it cannot be reset.  Its children may include
