@@ -3,7 +3,8 @@
 #
 # make check-debug's stress job, bounded by SECS (default 120):
 #   stress.sh [SECS]
-# For SECS seconds at once: CPU hotplug under ping-pongs in a depth-3
+# First, for SECS/4 seconds, a lone group created and removed under
+# switch load (flip_loop). Then for SECS seconds at once: CPU hotplug under ping-pongs in a depth-3
 # cpuacct tree (test_hotplug), the percpu_counter module's concurrency
 # tests loaded again and again, group churn with task migration
 # (test_churn), test_exact's exact counts under readers, removals and
@@ -22,6 +23,35 @@ echo 4 >/proc/sys/kernel/printk
 # Only leaks from here on count.
 [ -w $kmemleak ] && echo clear >$kmemleak
 end=$(($(date +%s) + secs))
+
+# A lone group made and removed again and again for $1 seconds (at most
+# 1000 times) under switch load, before any other group exists: the
+# first group enables cpuacct's switch key in __schedule().  Were the key
+# flipped at every 0 <-> 1 transition of the group count, each step would
+# patch __schedule() while both CPUs run it; under multi-threaded TCG
+# (QEMU 7.2) text patching can leave a CPU running a stale int3, which
+# panics the guest (README, "Text patching under QEMU").
+flip_loop() {
+	local stop=$(($(date +%s) + $1)) i=0 bad=0 load=
+
+	if [ -n "$(ls -d $cg/*/ 2>/dev/null)" ]; then
+		echo "# other groups exist"
+		return 4
+	fi
+	rm -f /tmp/flip.stop
+	for load in 1 2; do
+		while [ ! -e /tmp/flip.stop ]; do echo x; done |
+			while read -r x; do :; done &
+	done
+	while [ "$(date +%s)" -lt $stop ] && [ $i -lt 1000 ]; do
+		i=$((i + 1))
+		{ mkdir $cg/stress_flip && rmdir $cg/stress_flip; } || bad=$((bad + 1))
+	done
+	touch /tmp/flip.stop
+	wait
+	echo "# $i group creations and removals under switch load, $bad errors"
+	[ $bad = 0 ]
+}
 
 # The percpu_counter tests that do not hotplug CPUs themselves, until the
 # end; one result per load.
@@ -111,38 +141,46 @@ reset_loop() {
 }
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
+flip_loop $((secs / 4)) >/tmp/flip.ktap 2>&1
+flip_rc=$?
+indent </tmp/flip.ktap
+case $flip_rc in
+0) echo "ok 1 cpuacct group churn under switch load" ;;
+4) echo "ok 1 cpuacct group churn under switch load # SKIP" ;;
+*) echo "not ok 1 cpuacct group churn under switch load" ;;
+esac
 ktap_timeout=$((secs + 120))
-ktap_kselftest 2 cpuacct test_churn -t "$secs" >/tmp/churn.ktap &
+ktap_kselftest 3 cpuacct test_churn -t "$secs" >/tmp/churn.ktap &
 pcpu_loop >/tmp/pcpu.ktap &
 exact_loop >/tmp/exact.ktap &
 reset_loop >/tmp/reset.ktap 2>&1 &
 reset_pid=$!
-ktap_kselftest 1 cpuacct test_hotplug -t $((secs * 1000)) -i 100
+ktap_kselftest 2 cpuacct test_hotplug -t $((secs * 1000)) -i 100
 wait $reset_pid
 reset_rc=$?
 wait
 cat /tmp/churn.ktap
 (echo "KTAP version 1"; tail -n 1 /tmp/pcpu.ktap; sed '$d' /tmp/pcpu.ktap) | indent
 if grep -q '^not ok' /tmp/pcpu.ktap || ! grep -q '^ok' /tmp/pcpu.ktap; then
-	echo "not ok 3 percpu_counter module under CPU hotplug"
+	echo "not ok 4 percpu_counter module under CPU hotplug"
 else
-	echo "ok 3 percpu_counter module under CPU hotplug"
+	echo "ok 4 percpu_counter module under CPU hotplug"
 fi
 indent </tmp/reset.ktap
 if [ $reset_rc = 0 ]; then
-	echo "ok 4 cpuacct readers, moves and resets"
+	echo "ok 5 cpuacct readers, moves and resets"
 else
-	echo "not ok 4 cpuacct readers, moves and resets"
+	echo "not ok 5 cpuacct readers, moves and resets"
 fi
 (echo "KTAP version 1"; tail -n 1 /tmp/exact.ktap; sed '$d' /tmp/exact.ktap) | indent
 if grep -q '^not ok' /tmp/exact.ktap || ! grep -q '^ok' /tmp/exact.ktap; then
-	echo "not ok 5 cpuacct test_exact under CPU hotplug"
+	echo "not ok 6 cpuacct test_exact under CPU hotplug"
 else
-	echo "ok 5 cpuacct test_exact under CPU hotplug"
+	echo "ok 6 cpuacct test_exact under CPU hotplug"
 fi
 unset ktap_timeout
-ktap_kselftest 6 cpuacct test_mkdir_fail
+ktap_kselftest 7 cpuacct test_mkdir_fail
 
 # Leaks since the start, as kmemleak sees them: two scans, as it reports
 # an object only once it has been unreferenced in two.
@@ -153,11 +191,11 @@ if [ -w $kmemleak ]; then
 	cat $kmemleak >/tmp/leaks
 	indent </tmp/leaks
 	if [ -s /tmp/leaks ]; then
-		echo "not ok 7 kmemleak: $(grep -c '^unreferenced' /tmp/leaks) leaks"
+		echo "not ok 8 kmemleak: $(grep -c '^unreferenced' /tmp/leaks) leaks"
 	else
-		echo "ok 7 kmemleak: no leaks"
+		echo "ok 8 kmemleak: no leaks"
 	fi
 else
-	echo "ok 7 kmemleak # SKIP no CONFIG_DEBUG_KMEMLEAK"
+	echo "ok 8 kmemleak # SKIP no CONFIG_DEBUG_KMEMLEAK"
 fi
-ktap_log_clean 8
+ktap_log_clean 9
