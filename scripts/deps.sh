@@ -12,8 +12,9 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 [ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.12"
 
 # dpkg-query fails when any package is unknown to it: that is not an error.
+# A package whose triggers have not run yet (an interrupted dpkg) is usable.
 missing=$({ dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null || true; } |
-	awk '$NF != "installed" {print $1}')
+	awk '$NF !~ /^(installed|triggers-(pending|awaited))$/ {print $1}')
 # dpkg-query prints nothing for packages it has never heard of.
 for p in $pkgs; do
 	dpkg-query -W "$p" >/dev/null 2>&1 || missing="$missing $p"
