@@ -18,7 +18,7 @@ fi
 patches=$(ls "$BUILD"/outgoing/0*.patch | grep -v 0000-cover-letter)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2))"
+echo "1..$(($(echo "$patches" | wc -l) + 3))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -59,4 +59,5 @@ for p in $patches; do
 	fi
 done
 "$TOP/scripts/check-api.sh" $((n + 1))
+"$TOP/scripts/check-deps.sh" $((n + 2))
 echo "ktest: host done"
