@@ -9,13 +9,14 @@
 # that crashed, timed out or lost results) is one failure, and so is a
 # subtest whose plan promised more results than it printed.
 # Exit 1 on any failure, on a log whose job did not finish ("ktest: MODE
-# done" missing: hang or panic), on a kernel splat on a guest console, or
-# when no test ran.
+# done" missing: hang or panic) or exited non-zero ("ktest: MODE done,
+# exit N", printed by the guest's /init), on a kernel splat on a guest
+# console, or when no test ran.
 import re
 import sys
 
 START = re.compile(r'^ktest: \S+ start$')
-DONE = re.compile(r'^ktest: \S+ done')
+DONE = re.compile(r'^ktest: \S+ done(?:, exit (\d+))?')
 RESULT = re.compile(r'^( *)(not ok|ok) (\d+)\b ?(?:- )?(.*)$')
 PLAN = re.compile(r'^( *)1\.\.(\d+)')
 SPLAT = re.compile(r'Kernel panic|BUG:|WARNING:|Oops|KASAN:|UBSAN:|KCSAN:')
@@ -77,12 +78,16 @@ for log in sys.argv[1:]:
 	# The job's own KTAP lies between its start and done lines.
 	start = next((i for i, l in enumerate(lines) if START.match(l)), -1)
 	end = next((i for i, l in enumerate(lines) if DONE.match(l)), None)
+	status = DONE.match(lines[end]).group(1) if end is not None else None
 	p, f, s, names = count(lines[start + 1:end], log)
 	passed, failed, skipped = passed + p, failed + f, skipped + s
 	for n in names:
 		print(f'FAILED: {n}')
 	if end is None:
 		print(f'FAILED: {log}: the job did not finish (hang or panic)')
+		failed += 1
+	elif status not in (None, '0'):
+		print(f'FAILED: {log}: the job exited {status}')
 		failed += 1
 	# Kernel messages, not the guest's (indented or '#') test output.
 	splats = [l for l in lines if SPLAT.search(l) and not l.startswith((' ', '#'))]

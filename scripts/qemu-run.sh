@@ -13,6 +13,7 @@
 # -k    extra kernel parameters (e.g. nohz_full=1)
 # The console is copied to LOG (default build/logs/VARIANT-MODE.log); a
 # guest still running after SECS is killed and the console tail printed.
+# Exit 0 only when the guest job ran to its end and exited 0.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -60,14 +61,15 @@ timeout -k 5 "$secs" "${qemu[@]}" -display none -monitor none -serial stdio \
 	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" >$sink
 rc=${PIPESTATUS[0]}
 set -e
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-	echo "error: $variant guest still running after $secs s, killed; console tail:" >&2
+# The console tail, then what went wrong and where the whole log is.
+fail() {
 	tail -n 40 "$log" >&2
-	exit 1
-fi
-[ "$rc" = 0 ] || die "qemu exited with $rc (log: $log)"
-grep -q "^ktest: $mode done" "$log" || {
-	echo "error: $variant guest did not finish its $mode job (panic?); console tail:" >&2
-	tail -n 40 "$log" >&2
-	exit 1
+	die "$variant guest $1 (log: $log)"
 }
+[ "$rc" != 124 ] && [ "$rc" != 137 ] || fail "still running after $secs s, killed"
+[ "$rc" = 0 ] || die "qemu exited with $rc (log: $log)"
+# /init ends with "ktest: MODE done, exit N": the job's exit status is the
+# result, and a guest that never printed it (panic) failed.
+status=$(sed -n "s/^ktest: $mode done, exit \([0-9]*\)\$/\1/p" "$log" | tail -n 1)
+[ -n "$status" ] || fail "did not finish its $mode job (panic?)"
+[ "$status" = 0 ] || fail "$mode job exited $status"
