@@ -12,6 +12,7 @@
 # done" missing: hang or panic) or exited non-zero ("ktest: MODE done,
 # exit N", printed by the guest's /init), on a kernel splat on a guest
 # console, or when no test ran.
+import os
 import re
 import sys
 
@@ -19,7 +20,11 @@ START = re.compile(r'^ktest: \S+ start$')
 DONE = re.compile(r'^ktest: \S+ done(?:, exit (\d+))?')
 RESULT = re.compile(r'^( *)(not ok|ok) (\d+)\b ?(?:- )?(.*)$')
 PLAN = re.compile(r'^( *)1\.\.(\d+)')
-SPLAT = re.compile(r'Kernel panic|BUG:|WARNING:|Oops|KASAN:|UBSAN:|KCSAN:')
+# The guest's list of kernel splats, which it checks its dmesg for.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+		       'guest', 'splats.txt')) as f:
+	SPLAT = re.compile('|'.join(l for l in f.read().splitlines()
+				    if l and not l.startswith('#')))
 
 
 def count(lines, log):
