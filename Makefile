@@ -40,7 +40,7 @@ src: deps
 	@$(S)/prepare-src.sh
 kernel-%: src
 	@$(S)/build-kernel.sh $*
-tests-%: kernel-% kernel-patched
+tests-%: kernel-%
 	@$(S)/build-tests.sh $*
 initramfs-%: tests-%
 	@$(S)/mkinitramfs.sh $*

@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-tests.sh VARIANT: the guest's test payload.
-#   build/kselftest        the series' kselftests, static, installed the
-#                          kselftest way (kselftest-list.txt); built once
-#                          against the patched uapi headers, run on every
-#                          variant
-#   build/VARIANT/ktest    out-of-tree test modules (any selftest dir with a
-#                          module/ subdir), built with M= against VARIANT
+#   build/VARIANT/kselftest  the series' kselftests, static, installed the
+#                            kselftest way (kselftest-list.txt), built
+#                            against VARIANT's own uapi headers, so that
+#                            no variant needs another built
+#   build/VARIANT/ktest      out-of-tree test modules (any selftest dir with
+#                            a module/ subdir), built with M= against VARIANT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: build-tests.sh VARIANT}
 out=$BUILD/$variant
-hdr=$BUILD/patched/hdr/include
-[ -d "$hdr" ] || die "build the patched kernel first (its uapi headers)"
+hdr=$out/hdr/include
+[ -d "$hdr" ] || die "build the $variant kernel first (its uapi headers)"
 
 [ -n "$SELFTESTS" ] || die "no kselftest targets in tools/testing/selftests/"
 step "building kselftests: $SELFTESTS"
@@ -23,9 +23,9 @@ step "building kselftests: $SELFTESTS"
 CFLAGS="-O2 -static" LDFLAGS="-static" \
 make -s -C "$SRC_PATCHED/tools/testing/selftests" \
 	TARGETS="$SELFTESTS" KHDR_INCLUDES="-isystem $hdr" \
-	O="$BUILD/kselftest-build" INSTALL_PATH="$BUILD/kselftest" \
-	install >"$BUILD/logs/kselftest-build.log" 2>&1 ||
-	{ tail -n 30 "$BUILD/logs/kselftest-build.log" >&2; die "kselftest build failed"; }
+	O="$out/kselftest-build" INSTALL_PATH="$out/kselftest" \
+	install >"$BUILD/logs/$variant-kselftest-build.log" 2>&1 ||
+	{ tail -n 30 "$BUILD/logs/$variant-kselftest-build.log" >&2; die "kselftest build failed"; }
 
 mkdir -p "$out/ktest"
 for d in $SELFTESTS; do

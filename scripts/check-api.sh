@@ -30,7 +30,11 @@ fail() {
 	exit 0
 }
 
-[ -d "$out" ] || fail "no build/patched: build the patched kernel first"
+# make check VARIANT=base need not build the patched kernel; make check does.
+[ -f "$out/vmlinux" ] || {
+	echo "ok $n $name # SKIP build/patched not built (make check builds it)"
+	exit 0
+}
 rm -rf "$overlay"
 mkdir -p "$overlay/include"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh VARIANT: build/VARIANT/initramfs.cpio with busybox, the
-# guest scripts (scripts/guest), the kselftests and VARIANT's test modules.
+# guest scripts (scripts/guest), VARIANT's kselftests and test modules.
 # Written with the kernel's own usr/gen_init_cpio, so no root is needed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,11 +31,11 @@ spec=$out/initramfs.list
 	for f in "$out"/ktest/*.ko; do
 		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
 	done
-	# The kselftest install tree, as it is.
-	(cd "$BUILD" && find kselftest -type d | sort |
+	# VARIANT's kselftest install tree, as it is.
+	(cd "$out" && find kselftest -type d | sort |
 		sed 's|.*|dir /& 0755 0 0|')
-	(cd "$BUILD" && find kselftest -type f | sort | while read -r f; do
-		echo "file /$f $BUILD/$f $(stat -c %a "$f") 0 0"
+	(cd "$out" && find kselftest -type f | sort | while read -r f; do
+		echo "file /$f $out/$f $(stat -c %a "$f") 0 0"
 	done)
 } >"$spec"
 "$out/usr/gen_init_cpio" "$spec" >"$out/initramfs.cpio.new"
