@@ -64,7 +64,7 @@ set -e
 # The console tail, then what went wrong and where the whole log is.
 fail() {
 	tail -n 40 "$log" >&2
-	die "$variant guest $1 (log: $log)"
+	die "$variant guest: $1 (log: $log)"
 }
 [ "$rc" != 124 ] && [ "$rc" != 137 ] || fail "still running after $secs s, killed"
 [ "$rc" = 0 ] || die "qemu exited with $rc (log: $log)"
