@@ -54,11 +54,12 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic
 fi
 
-sink=/dev/stdout
-[ -z "${QUIET:-}" ] || sink=/dev/null
+# Not tee >/dev/stdout: that opens stdout again, which truncates the file
+# it may be redirected to (make check >ci.log).
+[ -z "${QUIET:-}" ] || exec >/dev/null
 set +e
 timeout -k 5 "$secs" "${qemu[@]}" -display none -monitor none -serial stdio \
-	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" >$sink
+	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 # The console tail, then what went wrong and where the whole log is.
