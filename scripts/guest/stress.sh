@@ -3,16 +3,15 @@
 #
 # make check-debug's stress job, bounded by SECS (default 120):
 #   stress.sh [SECS]
-# First, for SECS/4 seconds, a lone group created and removed under
-# switch load (flip_loop). Then for SECS seconds at once: CPU hotplug under ping-pongs in a depth-3
-# cpuacct tree (test_hotplug), the percpu_counter module's concurrency
-# tests loaded again and again, group churn with task migration
-# (test_churn), test_exact's exact counts under readers, removals and
-# resets, again and again, and readers and resetters of every cpuacct
-# file. Then
-# group creation under allocation failure (test_mkdir_fail), a kmemleak
-# scan and the kernel log check. One KTAP document, what was done as
-# diagnostics.
+# First, for SECS/4 seconds, a lone group made and removed under switch
+# load. Then for SECS seconds at once: CPU hotplug under ping-pongs in a
+# depth-3 cpuacct tree (test_hotplug), the percpu_counter module's
+# concurrency tests loaded again and again, group churn with task
+# migration (test_churn), test_exact's exact counts under readers,
+# removals and resets, again and again, and readers and resetters of
+# every cpuacct file. Then group creation under allocation failure
+# (test_mkdir_fail), a kmemleak scan and the kernel log check. One KTAP
+# document, what was done as diagnostics.
 . /etc/ktest/ktap.sh
 secs=${1:-120}
 cg=/sys/fs/cgroup/cpuacct
