@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-report.py DIR: DIR/results.csv (scripts/bench.sh) -> DIR/report.md,
-# DIR/summary.csv and PNG plots (gnuplot). Medians with min-max over the
-# rounds; ratios patched/base and patched/nocpuacct; a verdict per row.
+# bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench.sh) ->
+# DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
+# min-max over the rounds; ratios patched/base and patched/nocpuacct; a
+# verdict per row.
 import csv
 import os
 import re
@@ -12,7 +13,9 @@ import subprocess
 import sys
 from collections import defaultdict
 
-d = sys.argv[1]
+if len(sys.argv) != 3:
+	sys.exit('usage: bench-report.py DIR KERNELVERSION')
+d, kver = sys.argv[1:]
 rows = list(csv.DictReader(open(os.path.join(d, 'results.csv'))))
 vals = defaultdict(list)
 unit = {}
@@ -22,15 +25,6 @@ for r in rows:
 	vals[key].append(float(r['value']))
 	unit[(r['experiment'], r['metric'])] = r['unit']
 	meta[r['experiment']] = (r['mode'], r['vcpus'], r['host_cores'])
-
-
-def kver():
-	try:
-		log = open(os.path.join(d, 'logs', os.listdir(os.path.join(d, 'logs'))[0])).read()
-		m = re.search(r'ktest: shell on (\S+)|Linux version (\S+)', log)
-		return m.group(1) or m.group(2) if m else '6.12'
-	except (OSError, IndexError):
-		return '6.12'
 
 
 def qemu_version():
@@ -110,7 +104,7 @@ TITLES = {
 
 out = []
 out.append('# make bench report\n')
-out.append(f'Kernel {kver()}, QEMU {qemu_version()}; '
+out.append(f'Kernel {kver}, QEMU {qemu_version()}; '
 	   'kernels: base (stock), patched (the series), nocpuacct '
 	   '(stock, CONFIG_CGROUP_CPUACCT=n). Values: median [min-max] over '
 	   'the rounds. icount rows are one run: guest time counts '
@@ -166,7 +160,7 @@ if depths:
 						     for x in row) + '\n')
 	# nocpuacct has no groups: its depth-0 rate is the floor, a flat line.
 	floor = med(('ctxsw', 'ctxsw_depth0', 'nocpuacct'))
-	plots = [f"'{dat}' using 1:2 with linespoints title 'base (6.12)'",
+	plots = [f"'{dat}' using 1:2 with linespoints title 'base ({kver})'",
 		 f"'{dat}' using 1:3 with linespoints title 'patched'"]
 	if floor:
 		plots.append(f"{floor} with lines dashtype 2 title 'nocpuacct (floor)'")

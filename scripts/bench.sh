@@ -10,6 +10,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/bench
+kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
+	die "no kernel tree in $SRC_PRISTINE: run 'make src'"
+
 rm -rf "$out"
 mkdir -p "$out/logs"
 csv=$out/results.csv
@@ -81,4 +84,4 @@ for k in base patched; do
 	bench reads "$k" 1 icount 2 "reads,1000"
 done
 
-python3 "$TOP/scripts/bench-report.py" "$out"
+python3 "$TOP/scripts/bench-report.py" "$out" "$kver"
