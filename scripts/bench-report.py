@@ -4,7 +4,8 @@
 # bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench.sh) ->
 # DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
 # min-max over the rounds; ratios patched/base and patched/nocpuacct; a
-# verdict per row.
+# verdict per row. Runs that gave no figure (DIR/failed.txt) are listed
+# first.
 import csv
 import os
 import re
@@ -25,6 +26,11 @@ for r in rows:
 	vals[key].append(float(r['value']))
 	unit[(r['experiment'], r['metric'])] = r['unit']
 	meta[r['experiment']] = (r['mode'], r['vcpus'], r['host_cores'])
+try:
+	failed = [ln.strip() for ln in open(os.path.join(d, 'failed.txt'))
+		  if ln.strip()]
+except OSError:
+	failed = []
 
 
 def qemu_version():
@@ -102,6 +108,17 @@ TITLES = {
 		  'one CPU', '-; ns are instructions here'),
 }
 
+
+def failures():
+	if not failed:
+		return []
+	return ['\n## Runs that gave no figure\n',
+		'Each of these runs printed no result, so its rows below are '
+		'missing or read "-"; why is in its console log, or in the '
+		'error that make printed with it.\n'] + \
+		[f'- {f}' for f in failed]
+
+
 out = []
 out.append('# make bench report\n')
 out.append(f'Kernel {kver}, QEMU {qemu_version()}; '
@@ -114,6 +131,7 @@ out.append(f'Kernel {kver}, QEMU {qemu_version()}; '
 	   '0.03%. Per-CPU rates under icount also count whatever else the '
 	   'kernel runs on that CPU meanwhile: the plain per-CPU u64 row runs '
 	   'identical code on both kernels.\n')
+out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
 for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',

@@ -6,6 +6,10 @@
 # round. Results: build/bench/results.csv, then report.md and plots by
 # scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
 # ..." runs only those experiments (names as in results.csv).
+#
+# A run that produces no figure (its guest failed, its module did not
+# load, ...) is reported with its log; the other runs go on, and the
+# command fails at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +20,9 @@ kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
 rm -rf "$out"
 mkdir -p "$out/logs"
 csv=$out/results.csv
+failed=$out/failed.txt
 echo "experiment,kernel,run,metric,value,unit,mode,vcpus,host_cores" >"$csv"
+: >"$failed"
 
 if [ -n "${QUICK:-}" ]; then
 	rounds=2 pcpu_ms=300 mmap_ms=500
@@ -30,16 +36,24 @@ bench() {
 	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6 kp=${7:-}
 	case " ${ONLY:-$exp} " in *" $exp "*) ;; *) return 0 ;; esac
 	local log=$out/logs/$exp-$k-$r.log
-	local icount= kparams=
+	local icount= kparams= rows=
 	[ "$mode" = icount ] && icount=-i
 	[ -n "$kp" ] && kparams="-k $kp"
 	step "$exp: $k, round $r ($mode, -smp $smp)"
-	QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" $icount \
-		$kparams -a "$args" -l "$log" -t 900 ||
-		die "$exp on $k failed: $log"
-	sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
-		echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$(nproc)"
-	done >>"$csv"
+	if QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" \
+		$icount $kparams -a "$args" -l "$log" -t 900; then
+		rows=$(sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
+			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$(nproc)"
+		done)
+		# The guest's job ended but printed nothing: its last words.
+		[ -n "$rows" ] || tail -n 5 "$log" | sed 's/^/  | /' >&2
+	fi
+	if [ -z "$rows" ]; then
+		echo "error: $exp on $k, round $r: no figure; log: $log" >&2
+		echo "$exp on $k, round $r: $log" >>"$failed"
+		return 0
+	fi
+	echo "$rows" >>"$csv"
 }
 
 # Real-time runs are noisy: several rounds, the kernels interleaved.
@@ -85,3 +99,7 @@ for k in base patched; do
 done
 
 python3 "$TOP/scripts/bench-report.py" "$out" "$kver"
+[ -s "$failed" ] || exit 0
+echo "error: $(wc -l <"$failed") bench run(s) produced no figure:" >&2
+sed 's/^/  /' "$failed" >&2
+exit 1
