@@ -10,6 +10,9 @@
 #                        (CPU hotplug, churn, allocation failure) on it and
 #                        on the KCSAN kernel
 #   make bench           base vs patched vs nocpuacct: build/bench/report.md
+#                        (SMP=N: the real-time experiments at N vCPUs)
+#   make bench-scale     base vs patched under contention at 1, 2, 4, ...
+#                        vCPUs up to the host's cores: build/bench-scale/
 #   make series          export the series to build/outgoing/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #
@@ -67,8 +70,11 @@ check-debug: initramfs-debug initramfs-kcsan
 	@$(S)/ktap-summary.py $(BUILD)/logs/debug-check.log \
 		$(BUILD)/logs/debug-stress.log $(BUILD)/logs/kcsan-stress.log
 
+# Real time: never more vCPUs than host cores (bench.sh refuses).
 bench: initramfs-base initramfs-patched initramfs-nocpuacct
-	@$(S)/bench.sh
+	@SMP=$(SMP) $(S)/bench.sh
+bench-scale: initramfs-base initramfs-patched
+	@$(S)/bench.sh scale
 
 series: src
 	@$(S)/export-series.sh
@@ -79,4 +85,4 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check check-debug bench series shell clean
+.PHONY: all deps src demo check check-debug bench bench-scale series shell clean

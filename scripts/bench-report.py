@@ -4,8 +4,11 @@
 # bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench.sh) ->
 # DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
 # min-max over the rounds; ratios patched/base and patched/nocpuacct; a
-# verdict per row. Runs that gave no figure (DIR/failed.txt) are listed
-# first.
+# verdict per row.
+# bench-report.py --scale DIR KERNELVERSION: the same runs at several vCPU
+# counts (bench.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
+# per-CPU rates against vCPUs.
+# Runs that gave no figure (DIR/failed.txt) are listed first in the report.
 import csv
 import os
 import re
@@ -14,16 +17,23 @@ import subprocess
 import sys
 from collections import defaultdict
 
-if len(sys.argv) != 3:
-	sys.exit('usage: bench-report.py DIR KERNELVERSION')
-d, kver = sys.argv[1:]
+args = sys.argv[1:]
+scale = args[:1] == ['--scale']
+if scale:
+	args = args[1:]
+if len(args) != 2:
+	sys.exit('usage: bench-report.py [--scale] DIR KERNELVERSION')
+d, kver = args
 rows = list(csv.DictReader(open(os.path.join(d, 'results.csv'))))
 vals = defaultdict(list)
+# --scale: values per vCPU count too
+svals = defaultdict(list)
 unit = {}
 meta = {}
 for r in rows:
 	key = (r['experiment'], r['metric'], r['kernel'])
 	vals[key].append(float(r['value']))
+	svals[key + (int(r['vcpus']),)].append(float(r['value']))
 	unit[(r['experiment'], r['metric'])] = r['unit']
 	meta[r['experiment']] = (r['mode'], r['vcpus'], r['host_cores'])
 try:
@@ -39,12 +49,12 @@ def qemu_version():
 	return out.split('\n')[0].replace('QEMU emulator version ', '')
 
 
-def med(k):
+def med(k, vals=vals):
 	v = vals.get(k)
 	return statistics.median(v) if v else None
 
 
-def fmt(k):
+def fmt(k, vals=vals):
 	v = vals.get(k)
 	if not v:
 		return '-'
@@ -60,8 +70,10 @@ def better_higher(u):
 	return u.endswith('/s')
 
 
-def verdict(exp, metric, mode):
-	b, p = vals.get((exp, metric, 'base')), vals.get((exp, metric, 'patched'))
+def verdict(exp, metric, mode, vals=vals, n=()):
+	"""Patched against base; n: the vCPU count, for svals."""
+	b = vals.get((exp, metric, 'base') + n)
+	p = vals.get((exp, metric, 'patched') + n)
 	if not b or not p:
 		return '-'
 	ratio = statistics.median(p) / statistics.median(b) if statistics.median(b) else 0
@@ -109,6 +121,13 @@ TITLES = {
 }
 
 
+def metrics_of(exp):
+	"""The experiment's metrics, numbers in names sorted as numbers."""
+	return sorted({m for (e, m, _) in vals if e == exp},
+		      key=lambda m: [int(t) if t.isdigit() else t
+				     for t in re.split(r'(\d+)', m)])
+
+
 def failures():
 	if not failed:
 		return []
@@ -118,6 +137,130 @@ def failures():
 		'error that make printed with it.\n'] + \
 		[f'- {f}' for f in failed]
 
+
+# Adds to a plain per-CPU u64: identical code on both kernels.
+CONTROL = 'tick_pcpu_u64_adds_per_cpu'
+
+
+def scale_report():
+	cpus = sorted({k[3] for k in svals})
+	cores = '/'.join(sorted({r['host_cores'] for r in rows}))
+	nrounds = max((int(r['run']) for r in rows), default=0)
+	out = ['# make bench-scale report\n']
+	if not rows:
+		out.append(f'Kernel {kver}: no run gave a figure.\n')
+	else:
+		out.append(f'Kernel {kver}, QEMU {qemu_version()}; base (stock) '
+			   'vs patched (the series) in real time (MTTCG), -smp N '
+			   f'for N = {", ".join(map(str, cpus))} on {cores} host '
+			   f'cores; {nrounds} rounds, the kernels and vCPU counts '
+			   'interleaved within each round. Values: median [min-max] '
+			   f'over the rounds. Control: {CONTROL} adds to a plain '
+			   'per-CPU u64, identical code on both kernels: its '
+			   'patched/base ratio should read 1.00, and how far it '
+			   'strays is the noise of the run.\n')
+	# A control whose ranges do not overlap: the host was not quiet.
+	noisy = []
+	for n in cpus:
+		if verdict('pcpu', CONTROL, 'realtime', svals, (n,)) in \
+				('ahead', 'behind'):
+			b = med(('pcpu', CONTROL, 'base', n), svals)
+			p = med(('pcpu', CONTROL, 'patched', n), svals)
+			noisy.append(f'{n} ({p / b:.2f})')
+	if noisy:
+		out.append('**Noisy run**: the control row differs between the '
+			   'kernels at ' + ', '.join(noisy) + ' vCPUs (patched/'
+			   'base): something else ran on the host, and the ratios '
+			   'at those counts are not to be trusted.\n')
+	out += failures()
+	table = [['experiment', 'metric', 'unit', 'vcpus', 'host_cores',
+		  'base', 'base_min', 'base_max', 'patched', 'patched_min',
+		  'patched_max', 'patched/base', 'verdict']]
+	panels = []	# (metric, unit, {kernel: [(n, med, min, max)]})
+	for exp in ['pcpu', 'mmap']:
+		if exp not in meta:
+			continue
+		out.append(f'\n## {TITLES[exp][0]}\n')
+		out.append('| metric | unit | vCPUs | base | patched | '
+			   'patched/base | patched is |')
+		out.append('|---|---|---|---|---|---|---|')
+		for m in metrics_of(exp):
+			u = unit[(exp, m)]
+			line = defaultdict(list)
+			for n in cpus:
+				b = svals.get((exp, m, 'base', n))
+				p = svals.get((exp, m, 'patched', n))
+				if not b and not p:
+					continue
+				bm = statistics.median(b) if b else None
+				pm = statistics.median(p) if p else None
+				r = f'{pm / bm:.4f}' if bm and pm is not None else '-'
+				v = verdict(exp, m, 'realtime', svals, (n,))
+				out.append(f'| {m} | {u} | {n} | '
+					   f'{fmt((exp, m, "base", n), svals)} | '
+					   f'{fmt((exp, m, "patched", n), svals)} | '
+					   f'{r} | {v} |')
+				table.append([exp, m, u, n, cores] + [
+					'' if not x else f(x) for x in (b, p)
+					for f in (statistics.median, min, max)] + [r, v])
+				for k, x in (('base', b), ('patched', p)):
+					if x:
+						line[k].append((n, statistics.median(x),
+								min(x), max(x)))
+			if u.endswith('/s') and line:
+				panels.append((m, u, line))
+	with open(os.path.join(d, 'scale.csv'), 'w', newline='') as f:
+		csv.writer(f).writerows(table)
+
+	# One panel per per-CPU rate: base and patched against vCPUs, with
+	# the min-max of the rounds as error bars.
+	if panels:
+		dat = os.path.join(d, 'scale.dat')
+		plots, idx = [], 0
+		with open(dat, 'w') as f:
+			for m, u, line in panels:
+				cmds = []
+				for k, pts in line.items():
+					f.write(f'# {m} {k}: vcpus median min max\n')
+					f.writelines(f'{n} {a:.6g} {lo:.6g} {hi:.6g}\n'
+						     for n, a, lo, hi in pts)
+					f.write('\n\n')
+					lt = 1 if k == 'base' else 2
+					cmds.append(f"'{dat}' index {idx} using 1:2:3:4 "
+						    f"with yerrorlines lt {lt} title '{k}'")
+					idx += 1
+				ctl = ' (control)' if m == CONTROL else ''
+				plots.append('\n'.join([
+					f"set title '{m}{ctl}' noenhanced",
+					f"set ylabel '{u}'",
+					'plot ' + ', '.join(cmds)]))
+		ncol = min(3, len(panels))
+		nrow = (len(panels) + ncol - 1) // ncol
+		gp = '\n'.join([
+			f'set terminal png size {420 * ncol},{370 * nrow + 40}',
+			f"set output '{os.path.join(d, 'scale.png')}'",
+			f"set multiplot layout {nrow},{ncol} title "
+			f"'Linux {kver}, base vs patched: per-CPU rate against "
+			f"vCPUs, real time (MTTCG) on {cores} host cores; median, "
+			"bars: min-max'",
+			'set logscale x 2',
+			f'set xrange [{cpus[0] / 1.3}:{cpus[-1] * 1.3}]',
+			'set xtics (' + ', '.join(f'"{n}" {n}' for n in cpus) + ')',
+			"set xlabel 'vCPUs'",
+			'set yrange [0:*]',
+			"set format y '%.1s%c'",
+			'set key below maxrows 1 samplen 2',
+			'set grid'] + plots + ['unset multiplot'])
+		subprocess.run(['gnuplot'], input=gp + '\n', text=True, check=True)
+		out.append('\n![per-CPU rates against vCPUs](scale.png)\n')
+	with open(os.path.join(d, 'report.md'), 'w') as f:
+		f.write('\n'.join(out) + '\n')
+	print('\n'.join(out))
+
+
+if scale:
+	scale_report()
+	sys.exit(0)
 
 out = []
 out.append('# make bench report\n')
@@ -146,10 +289,7 @@ for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
 	out.append('| metric | unit | base | patched | nocpuacct | patched/base '
 		   '| patched/nocpuacct | patched is |')
 	out.append('|---|---|---|---|---|---|---|---|')
-	metrics = sorted({m for (e, m, _) in vals if e == exp},
-			 key=lambda m: [int(t) if t.isdigit() else t
-					for t in re.split(r'(\d+)', m)])
-	for m in metrics:
+	for m in metrics_of(exp):
 		u = unit[(exp, m)]
 		v = verdict(exp, m, mode)
 		out.append(f'| {m} | {u} | {fmt((exp, m, "base"))} | '

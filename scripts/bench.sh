@@ -5,7 +5,14 @@
 # initramfs jobs (scripts/guest/bench.sh), kernels interleaved within each
 # round. Results: build/bench/results.csv, then report.md and plots by
 # scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
-# ..." runs only those experiments (names as in results.csv).
+# ..." runs only those experiments (names as in results.csv); SMP=N runs
+# the real-time experiments at N vCPUs (default 2, at most the host's
+# cores).
+#
+# bench.sh scale (make bench-scale): the real-time experiments (pcpu,
+# mmap), base vs patched, at 1, 2, 4, ... vCPUs up to the host's cores, the
+# CPU counts interleaved within each round too. Results in
+# build/bench-scale/: results.csv, scale.csv, report.md, scale.png.
 #
 # A run that produces no figure (its guest failed, its module did not
 # load, ...) is reported with its log; the other runs go on, and the
@@ -13,7 +20,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=$BUILD/bench
+what=${1:-all}
+cores=$(nproc)
+case $what in
+all)
+	out=$BUILD/bench
+	smp=${SMP:-2}
+	# MTTCG runs one thread per vCPU: more vCPUs than host cores would
+	# measure the host's scheduler.
+	case $smp in ''|*[!0-9]*) smp=0 ;; esac
+	[ "$smp" -ge 1 ] && [ "$smp" -le "$cores" ] ||
+		die "SMP=${SMP:-}: the real-time experiments run at 1 to $cores vCPUs (this host's cores)"
+	;;
+scale) out=$BUILD/bench-scale ;;
+*) die "usage: bench.sh [scale]" ;;
+esac
 kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
 	die "no kernel tree in $SRC_PRISTINE: run 'make src'"
 
@@ -35,7 +56,7 @@ fi
 bench() {
 	local exp=$1 k=$2 r=$3 mode=$4 smp=$5 args=$6 kp=${7:-}
 	case " ${ONLY:-$exp} " in *" $exp "*) ;; *) return 0 ;; esac
-	local log=$out/logs/$exp-$k-$r.log
+	local log=$out/logs/$exp-$k-smp$smp-$r.log
 	local icount= kparams= rows=
 	[ "$mode" = icount ] && icount=-i
 	[ -n "$kp" ] && kparams="-k $kp"
@@ -43,14 +64,14 @@ bench() {
 	if QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" \
 		$icount $kparams -a "$args" -l "$log" -t 900; then
 		rows=$(sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
-			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$(nproc)"
+			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$cores"
 		done)
 		# The guest's job ended but printed nothing: its last words.
 		[ -n "$rows" ] || tail -n 5 "$log" | sed 's/^/  | /' >&2
 	fi
 	if [ -z "$rows" ]; then
-		echo "error: $exp on $k, round $r: no figure; log: $log" >&2
-		echo "$exp on $k, round $r: $log" >>"$failed"
+		echo "error: $exp on $k, round $r (-smp $smp): no figure; log: $log" >&2
+		echo "$exp on $k, round $r (-smp $smp): $log" >>"$failed"
 		return 0
 	fi
 	echo "$rows" >>"$csv"
@@ -61,10 +82,36 @@ rounds_of() {
 	local exp=$1 args=$2 r k
 	for r in $(seq "$rounds"); do
 		for k in base patched; do
-			bench "$exp" "$k" "$r" realtime 2 "$args"
+			bench "$exp" "$k" "$r" realtime "$smp" "$args"
 		done
 	done
 }
+
+# The end of both: the report, then the runs that gave nothing, if any.
+finish() {
+	python3 "$TOP/scripts/bench-report.py" "$@" "$out" "$kver"
+	[ -s "$failed" ] || exit 0
+	echo "error: $(wc -l <"$failed") bench run(s) produced no figure:" >&2
+	sed 's/^/  /' "$failed" >&2
+	exit 1
+}
+
+if [ "$what" = scale ]; then
+	# 1, 2, 4, ... and the host's cores.
+	cpus=
+	for ((n = 1; n < cores; n *= 2)); do cpus="$cpus $n"; done
+	cpus="$cpus $cores"
+	step "scaling over -smp$cpus on $cores host cores, $rounds rounds"
+	for r in $(seq "$rounds"); do
+		for n in $cpus; do
+			for k in base patched; do
+				bench pcpu "$k" "$r" realtime "$n" "pcpu,$pcpu_ms"
+				bench mmap "$k" "$r" realtime "$n" "mmap,$mmap_ms"
+			done
+		done
+	done
+	finish --scale
+fi
 
 # 1. Context switch cost vs cgroup depth: instruction-exact, one run.
 for k in base patched nocpuacct; do
@@ -98,8 +145,4 @@ for k in base patched; do
 	bench reads "$k" 1 icount 2 "reads,1000"
 done
 
-python3 "$TOP/scripts/bench-report.py" "$out" "$kver"
-[ -s "$failed" ] || exit 0
-echo "error: $(wc -l <"$failed") bench run(s) produced no figure:" >&2
-sed 's/^/  /' "$failed" >&2
-exit 1
+finish
