@@ -2,15 +2,66 @@
 #ifndef __CPUACCT_UTIL_H
 #define __CPUACCT_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "../kselftest.h"
 
 #define CG_MAX_CPUS	1024
 #define NSEC_PER_SEC	1000000000ULL
+
+/*
+ * One test of a program's table, as in selftests/cgroup/test_cpu.c:
+ * test_<name>() returns KSFT_PASS, KSFT_FAIL or KSFT_SKIP (saying why
+ * with ksft_print_msg()) and is reported as <name>.  The tests of a table
+ * run in order, and a test may build on what the ones before it did.
+ */
+struct cg_test {
+	int (*fn)(void);
+	const char *name;
+};
+
+#define CG_TEST(name)	{ test_##name, #name }
+
+/*
+ * Report @ret (KSFT_PASS, KSFT_SKIP; anything else fails) as @fmt.
+ * Inline, as is cg_run_tests(): kselftest.h's counters are static, so a
+ * result must be reported from the test program's own file, where
+ * ksft_finished() reads them.
+ */
+static inline __printf(2, 3) void cg_report(int ret, const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	switch (ret) {
+	case KSFT_PASS:
+		ksft_test_result_pass("%s\n", name);
+		break;
+	case KSFT_SKIP:
+		ksft_test_result_skip("%s\n", name);
+		break;
+	default:
+		ksft_test_result_fail("%s\n", name);
+		break;
+	}
+}
+
+/* Run the @n @tests in order and report each one. */
+static inline void cg_run_tests(const struct cg_test *tests, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cg_report(tests[i].fn(), "%s", tests[i].name);
+}
 
 /* Mount point of the cgroup v1 hierarchy that has cpuacct attached. */
 extern char cg_root[];

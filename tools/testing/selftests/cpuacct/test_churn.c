@@ -243,32 +243,25 @@ static void worker(struct shared *sh, const char *parent, const char *child,
 	_exit(GET(sh->worker_failed));
 }
 
-int main(int argc, char **argv)
+static struct shared *sh;
+static char *parent, child[4096];
+static bool has_sw;
+static int cycles = CYCLES;
+static uint64_t max_ns = MAX_CHURN_NS;
+/* Where the warm-up left them; the parent's counters before the churn */
+static long percpu0, num0;
+static uint64_t u0, sw0;
+/* After the parent's removal */
+static long percpu = -1, num = -1;
+
+/*
+ * The parent, and the warm-up: wait until groups and Percpu stop going
+ * down, for the starting point.
+ */
+static void setup(void)
 {
-	uint64_t max_ns = MAX_CHURN_NS;
-	int cycles = CYCLES, o;
-	long percpu0, percpu = -1, num0, num = -1;
-	uint64_t sw0 = 0, sw1 = 0, u0, u1, start;
-	char *parent, child[4096];
-	struct shared *sh;
 	int i, status;
-	bool has_sw, ok;
-	pid_t rd, wk;
-
-	while ((o = getopt(argc, argv, "t:")) != -1) {
-		if (o != 't') {
-			fprintf(stderr, "usage: %s [-t SECS]\n", argv[0]);
-			return KSFT_FAIL;
-		}
-		max_ns = atol(optarg) * NSEC_PER_SEC;
-		cycles = INT_MAX;
-	}
-
-	ksft_print_header();
-	if (cg_setup())
-		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
-	has_sw = cg_has_nr_switches();
-	ksft_set_plan(5);
+	pid_t wk;
 
 	parent = cg_create(cg_test_name("churn"));
 	if (!parent)
@@ -281,7 +274,6 @@ int main(int argc, char **argv)
 		ksft_exit_fail_perror("mmap");
 	memset(sh, 0, sizeof(*sh));
 
-	/* Warm-up, then wait until groups and Percpu stop going down. */
 	fflush(stdout);
 	wk = fork();
 	if (wk < 0)
@@ -309,7 +301,16 @@ int main(int argc, char **argv)
 	if (cg_read_u64(parent, "cpuacct.usage", &u0) ||
 	    (has_sw && cg_read_u64(parent, "cpuacct.nr_switches", &sw0)))
 		ksft_exit_fail_msg("cannot read parent\n");
+}
 
+/* The churn, with the reader alongside. */
+static int test_churn_cycles_succeed(void)
+{
+	uint64_t start;
+	int status;
+	pid_t rd, wk;
+
+	fflush(stdout);
 	rd = fork();
 	if (rd < 0)
 		ksft_exit_fail_perror("fork");
@@ -340,14 +341,23 @@ int main(int argc, char **argv)
 
 	if (sh->worker_failed)
 		ksft_print_msg("worker: %s\n", sh->worker_why);
-	ksft_test_result(!sh->worker_failed && sh->cycles >= CYCLES / 10,
-			 "churn_cycles_succeed\n");
+	return !sh->worker_failed && sh->cycles >= CYCLES / 10 ?
+	       KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_concurrent_reads_succeed_and_never_decrease(void)
+{
 	if (sh->failed)
 		ksft_print_msg("reader: %s\n", sh->why);
-	ksft_test_result(!sh->failed && sh->reads > 0,
-			 "concurrent_reads_succeed_and_never_decrease\n");
+	return !sh->failed && sh->reads > 0 ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* The parent kept every removed child's charges. */
+/* The parent kept every removed child's charges. */
+static int test_parent_keeps_removed_children(void)
+{
+	uint64_t sw1 = 0, u1;
+	bool ok;
+
 	ok = !cg_read_u64(parent, "cpuacct.usage", &u1) && u1 > u0;
 	if (has_sw)
 		ok = ok && !cg_read_u64(parent, "cpuacct.nr_switches", &sw1) &&
@@ -355,7 +365,18 @@ int main(int argc, char **argv)
 	ksft_print_msg("parent: usage +%llu ns, nr_switches +%llu\n",
 		       (unsigned long long)(u1 - u0),
 		       (unsigned long long)(sw1 - sw0));
-	ksft_test_result(ok, "parent_keeps_removed_children\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * Remove the parent, then wait for its groups to be freed and Percpu to
+ * return (percpu_memory_returns checks the latter).  One-sided: groups
+ * removed by an earlier test may still be freed while this one runs,
+ * lowering both below their starting values.
+ */
+static int test_no_group_leaked(void)
+{
+	int i;
 
 	if (cg_destroy(parent))
 		ksft_exit_fail_msg("cannot remove parent\n");
@@ -370,13 +391,42 @@ int main(int argc, char **argv)
 	/* num0 counted the parent, which is gone now */
 	ksft_print_msg("num_cgroups %ld -> %ld, Percpu %ld -> %ld kB after %d ms\n",
 		       num0 - 1, num, percpu0, percpu, i * 100);
-	/*
-	 * One-sided: groups removed by an earlier test may still be freed
-	 * while this one runs, lowering both below their starting values.
-	 */
-	ksft_test_result(num < num0, "no_group_leaked\n");
-	ksft_test_result(percpu <= percpu0 + PERCPU_SLACK_KB,
-			 "percpu_memory_returns\n");
+	return num < num0 ? KSFT_PASS : KSFT_FAIL;
+}
 
+static int test_percpu_memory_returns(void)
+{
+	return percpu <= percpu0 + PERCPU_SLACK_KB ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cg_test tests[] = {
+	CG_TEST(churn_cycles_succeed),
+	CG_TEST(concurrent_reads_succeed_and_never_decrease),
+	CG_TEST(parent_keeps_removed_children),
+	CG_TEST(no_group_leaked),
+	CG_TEST(percpu_memory_returns),
+};
+
+int main(int argc, char **argv)
+{
+	int o;
+
+	while ((o = getopt(argc, argv, "t:")) != -1) {
+		if (o != 't') {
+			fprintf(stderr, "usage: %s [-t SECS]\n", argv[0]);
+			return KSFT_FAIL;
+		}
+		max_ns = atol(optarg) * NSEC_PER_SEC;
+		cycles = INT_MAX;
+	}
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	has_sw = cg_has_nr_switches();
+
+	ksft_set_plan(ARRAY_SIZE(tests));
+	setup();
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

@@ -53,7 +53,14 @@ static struct cg_tree tree = {
 
 static bool has_sw;
 
-static bool fresh_group_zero(int g)
+struct work_report {
+	int g;				/* the task's leaf */
+	uint64_t start_ns, end_ns;	/* its CPU time around the work */
+};
+
+static struct work_report rep[NR_BUSY];
+
+static bool group_reads_zero(int g)
 {
 	struct cg_snap s;
 
@@ -66,10 +73,15 @@ static bool fresh_group_zero(int g)
 	return true;
 }
 
-struct work_report {
-	int g;				/* the task's leaf */
-	uint64_t start_ns, end_ns;	/* its CPU time around the work */
-};
+static int test_fresh_group_reads_zero(void)
+{
+	bool ok = true;
+	int g;
+
+	for (g = 0; g < NR_GROUPS; g++)
+		ok &= group_reads_zero(g);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
 static int run_leaf(int g, int res_fd)
 {
@@ -88,29 +100,14 @@ static int run_leaf(int g, int res_fd)
 	_exit(0);
 }
 
-int main(void)
+/*
+ * Busy tasks in the leaves, not pinned: both CPUs get charged.  Once they
+ * have exited, their groups' counters settle.
+ */
+static int test_counters_settle(void)
 {
-	struct work_report rep[NR_BUSY] = { };
-	int res_pipe[2], g, i, n, status, stable;
-	uint64_t clk_tck;
-	bool ok;
+	int res_pipe[2], i, n, status;
 
-	ksft_print_header();
-	if (cg_setup())
-		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
-	has_sw = cg_has_nr_switches();
-	clk_tck = sysconf(_SC_CLK_TCK);
-
-	ksft_set_plan(9);
-
-	cg_tree_create(&tree, "hier");
-
-	ok = true;
-	for (g = 0; g < NR_GROUPS; g++)
-		ok &= fresh_group_zero(g);
-	ksft_test_result(ok, "fresh_group_reads_zero\n");
-
-	/* Busy tasks in the leaves, not pinned: both CPUs get charged. */
 	fflush(stdout);
 	if (pipe(res_pipe))
 		ksft_exit_fail_perror("pipe");
@@ -134,16 +131,20 @@ int main(void)
 	}
 	close(res_pipe[0]);
 
-	stable = !cg_tree_settle(&tree);
-	ksft_test_result(stable, "counters_settle\n");
+	return cg_tree_settle(&tree) ? KSFT_FAIL : KSFT_PASS;
+}
 
-	/*
-	 * Each leaf is charged all the runtime of its task from the moment
-	 * it entered the leaf, which includes the work the task measured
-	 * after entering, and at most the task's whole runtime: what it
-	 * measured at the end plus its exit.
-	 */
-	ok = true;
+/*
+ * Each leaf is charged all the runtime of its task from the moment it
+ * entered the leaf, which includes the work the task measured after
+ * entering, and at most the task's whole runtime: what it measured at the
+ * end plus its exit.
+ */
+static int test_leaf_usage_matches_work(void)
+{
+	bool ok = true;
+	int i;
+
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
 		uint64_t work = rep[i].end_ns - rep[i].start_ns;
@@ -158,9 +159,14 @@ int main(void)
 			ok = false;
 		}
 	}
-	ksft_test_result(ok, "leaf_usage_matches_work\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	ok = true;
+static int test_parent_equals_sum_of_children(void)
+{
+	bool ok = true;
+	int g, i;
+
 	for (g = 0; g < NR_GROUPS; g++) {
 		bool parent = false;
 
@@ -171,37 +177,52 @@ int main(void)
 		ok &= cg_tree_sums_ok(&tree, g, CG_USAGE | CG_USER | CG_SYS);
 	}
 	ok &= tree.snaps[TOP].usage >= NR_BUSY * WORK_NS;
-	ksft_test_result(ok, "parent_equals_sum_of_children\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	if (has_sw) {
-		ok = tree.snaps[TOP].sw > 0;
-		for (g = TOP; g <= B; g++)
-			ok &= cg_tree_sums_ok(&tree, g, CG_SW);
-		ksft_test_result(ok, "parent_nr_switches_equals_sum\n");
-	} else {
-		ksft_test_result_skip("parent_nr_switches_equals_sum: no cpuacct.nr_switches\n");
+static int test_parent_nr_switches_equals_sum(void)
+{
+	bool ok;
+	int g;
+
+	if (!has_sw) {
+		ksft_print_msg("no cpuacct.nr_switches\n");
+		return KSFT_SKIP;
 	}
+	ok = tree.snaps[TOP].sw > 0;
+	for (g = TOP; g <= B; g++)
+		ok &= cg_tree_sums_ok(&tree, g, CG_SW);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	ok = true;
+static int test_totals_percpu_and_usage_all_agree(void)
+{
+	bool ok = true;
+	int g;
+
 	for (g = 0; g < NR_GROUPS; g++)
 		ok &= cg_snap_consistent(tree.cg[g], &tree.snaps[g]);
-	ksft_test_result(ok, "totals_percpu_and_usage_all_agree\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/*
-	 * usage_user + usage_sys vs usage: no exact relation.  Ticks sample
-	 * the current task, so for busy tasks the sum tracks the runtime;
-	 * it is an overestimate by at most the sampling error (tolerated
-	 * here: 50% plus two of the longest ticks), and an underestimate
-	 * when ticks are lost, e.g. when an emulated CPU is descheduled by
-	 * its host: hrtimer_forward() skips the missed periods, and
-	 * account_process_tick() charges one tick only, while the runtime
-	 * (sched_clock) counts it all.  So only a quarter is required.
-	 * A user space busy loop shows user time, though not necessarily
-	 * mostly: a tick that lands in the kernel counts as system time, and
-	 * on a slow kernel (debug options under emulation) the interrupt
-	 * path, where ticks land, is a large part of the time.
-	 */
-	ok = true;
+/*
+ * usage_user + usage_sys vs usage: no exact relation.  Ticks sample the
+ * current task, so for busy tasks the sum tracks the runtime; it is an
+ * overestimate by at most the sampling error (tolerated here: 50% plus two
+ * of the longest ticks), and an underestimate when ticks are lost, e.g.
+ * when an emulated CPU is descheduled by its host: hrtimer_forward() skips
+ * the missed periods, and account_process_tick() charges one tick only,
+ * while the runtime (sched_clock) counts it all.  So only a quarter is
+ * required.  A user space busy loop shows user time, though not
+ * necessarily mostly: a tick that lands in the kernel counts as system
+ * time, and on a slow kernel (debug options under emulation) the interrupt
+ * path, where ticks land, is a large part of the time.
+ */
+static int test_user_plus_sys_tracks_usage(void)
+{
+	bool ok = true;
+	int i;
+
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
 		uint64_t ticks = s->user + s->sys;
@@ -214,17 +235,24 @@ int main(void)
 		    ticks > s->usage / 2 * 3 + 2 * TICK_MAX_NS || !s->user)
 			ok = false;
 	}
-	ksft_test_result(ok, "user_plus_sys_tracks_usage\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/*
-	 * cpuacct.stat: user + system == usage in ns, each truncated to
-	 * USER_HZ, so their sum in ticks is floor(usage) or one less.  Not
-	 * so with CONFIG_VIRT_CPU_ACCOUNTING_NATIVE (no scaling).
-	 */
+/*
+ * cpuacct.stat: user + system == usage in ns, each truncated to USER_HZ,
+ * so their sum in ticks is floor(usage) or one less.  Not so with
+ * CONFIG_VIRT_CPU_ACCOUNTING_NATIVE (no scaling).
+ */
+static int test_stat_splits_usage(void)
+{
 #if defined(__powerpc__) || defined(__s390__)
-	ksft_test_result_skip("stat_splits_usage: VIRT_CPU_ACCOUNTING_NATIVE\n");
+	ksft_print_msg("VIRT_CPU_ACCOUNTING_NATIVE\n");
+	return KSFT_SKIP;
 #else
-	ok = true;
+	uint64_t clk_tck = sysconf(_SC_CLK_TCK);
+	bool ok = true;
+	int g;
+
 	for (g = 0; g < NR_GROUPS; g++) {
 		uint64_t ticks = tree.snaps[g].usage / (NSEC_PER_SEC / clk_tck);
 		struct cg_snap s = tree.snaps[g];
@@ -244,25 +272,50 @@ int main(void)
 			ok = false;
 		}
 	}
-	ksft_test_result(ok, "stat_splits_usage\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
 #endif
+}
 
-	/*
-	 * The root's usage counts every task, its user and system times are
-	 * the system-wide kernel_cpustat, charged along with every group's:
-	 * read after the tree, they are at least the tree's.
-	 */
-	{
-		struct cg_snap root;
+/*
+ * The root's usage counts every task, its user and system times are the
+ * system-wide kernel_cpustat, charged along with every group's: read after
+ * the tree, they are at least the tree's.
+ */
+static int test_root_covers_tree_and_empty_leaf_stays_zero(void)
+{
+	struct cg_snap root;
+	bool ok;
 
-		ok = !cg_snap_read(cg_root, &root) &&
-		     root.usage >= tree.snaps[TOP].usage &&
-		     root.user >= tree.snaps[TOP].user &&
-		     root.sys >= tree.snaps[TOP].sys &&
-		     root.sw >= tree.snaps[TOP].sw &&
-		     fresh_group_zero(E);
-		ksft_test_result(ok, "root_covers_tree_and_empty_leaf_stays_zero\n");
-	}
+	ok = !cg_snap_read(cg_root, &root) &&
+	     root.usage >= tree.snaps[TOP].usage &&
+	     root.user >= tree.snaps[TOP].user &&
+	     root.sys >= tree.snaps[TOP].sys &&
+	     root.sw >= tree.snaps[TOP].sw &&
+	     group_reads_zero(E);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
+static const struct cg_test tests[] = {
+	CG_TEST(fresh_group_reads_zero),
+	CG_TEST(counters_settle),
+	CG_TEST(leaf_usage_matches_work),
+	CG_TEST(parent_equals_sum_of_children),
+	CG_TEST(parent_nr_switches_equals_sum),
+	CG_TEST(totals_percpu_and_usage_all_agree),
+	CG_TEST(user_plus_sys_tracks_usage),
+	CG_TEST(stat_splits_usage),
+	CG_TEST(root_covers_tree_and_empty_leaf_stays_zero),
+};
+
+int main(void)
+{
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	has_sw = cg_has_nr_switches();
+
+	ksft_set_plan(ARRAY_SIZE(tests));
+	cg_tree_create(&tree, "hier");
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

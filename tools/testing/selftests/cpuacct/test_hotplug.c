@@ -80,28 +80,148 @@ static int set_online(const char *path, int on)
 	return ret;
 }
 
+static long run_ms = 2000, interval_ms = 100;
+/* The CPU that goes offline and online, and its online file */
+static int cpu;
+static char online[128];
+static struct leaf_report rep[NR_LEAVES];
+static int res_pipe[2];
+
 static void run_leaf(int g, uint64_t run_ns, int res_fd)
 {
-	struct leaf_report rep = { .g = g };
+	struct leaf_report report = { .g = g };
 	struct pp_spec spec = {
 		.cg = tree.cg[g], .cpu = -1, .duration_ns = run_ns,
 	};
 
-	rep.err = pingpong(&spec, &rep.r);
-	if (write(res_fd, &rep, sizeof(rep)) != sizeof(rep))
+	report.err = pingpong(&spec, &report.r);
+	if (write(res_fd, &report, sizeof(report)) != sizeof(report))
 		_exit(1);
 	_exit(0);
 }
 
+/*
+ * Ping-pongs in the leaves for RUN_MS; meanwhile a CPU goes offline for
+ * half an interval, online for the other half, until the end.
+ */
+static int test_hotplug_transitions(void)
+{
+	long errs = 0, done[2] = { 0, 0 };	/* offline, online transitions */
+	uint64_t end;
+	int i, on;
+
+	fflush(stdout);
+	if (pipe(res_pipe))
+		ksft_exit_fail_perror("pipe");
+	for (i = 0; i < NR_LEAVES; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			ksft_exit_fail_perror("fork");
+		if (!pid)
+			run_leaf(leaves[i], run_ms * 1000000ULL, res_pipe[1]);
+	}
+	close(res_pipe[1]);
+
+	end = now_ns() + run_ms * 1000000ULL;
+	while (now_ns() < end) {
+		for (on = 0; on <= 1; on++) {
+			int ret = set_online(online, on);
+
+			if (ret && !errs++)
+				ksft_print_msg("cpu%d %s: %s\n", cpu,
+					       on ? "online" : "offline",
+					       strerror(-ret));
+			done[on] += !ret;
+			sleep_ms(on ? interval_ms - interval_ms / 2 :
+				 interval_ms / 2);
+		}
+	}
+	/* Leave the CPU online, whatever happened. */
+	for (i = 0; i < 50 && set_online(online, 1); i++)
+		sleep_ms(100);
+	ksft_print_msg("cpu%d: %ld offline, %ld online transitions, %ld errors in %ld ms\n",
+		       cpu, done[0], done[1], errs, run_ms);
+	return done[0] > 0 && done[1] == done[0] && !errs ?
+	       KSFT_PASS : KSFT_FAIL;
+}
+
+/* Once the ping-pongs have exited, their groups' counters settle. */
+static int test_counters_settle(void)
+{
+	int i, status;
+	bool ok = true;
+
+	for (i = 0; i < NR_LEAVES; i++) {
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) ||
+		    read(res_pipe[0], &rep[i], sizeof(rep[i])) != sizeof(rep[i]) ||
+		    rep[i].err) {
+			ksft_print_msg("ping-pong %d failed\n", i);
+			ok = false;
+		}
+	}
+	close(res_pipe[0]);
+	if (!ok)
+		ksft_exit_fail_msg("ping-pongs failed\n");
+
+	return cg_tree_settle(&tree) ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int test_parent_equals_sum_of_children(void)
+{
+	bool ok = tree.snaps[TOP].usage > 0;
+	int g;
+
+	for (g = TOP; g <= B; g++)
+		ok &= cg_tree_sums_ok(&tree, g,
+				      CG_USAGE | CG_USER | CG_SYS | CG_SW);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_totals_percpu_and_usage_all_agree(void)
+{
+	bool ok = true;
+	int g;
+
+	for (g = 0; g < NR_GROUPS; g++)
+		ok &= cg_snap_consistent(tree.cg[g], &tree.snaps[g]);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_leaf_nr_switches_cover_tasks(void)
+{
+	bool ok = true;
+	int i;
+
+	if (!cg_has_nr_switches()) {
+		ksft_print_msg("no cpuacct.nr_switches\n");
+		return KSFT_SKIP;
+	}
+	for (i = 0; i < NR_LEAVES; i++) {
+		const struct pp_result *r = &rep[i].r;
+		uint64_t sum = r->a_sw[3] - r->a_sw[0] + r->b_sw[1] - r->b_sw[0];
+		uint64_t have = tree.snaps[rep[i].g].sw;
+
+		ksft_print_msg("%s: %ld round trips, tasks counted %llu switches, group %llu\n",
+			       tree.cg[rep[i].g], r->rounds, (unsigned long long)sum,
+			       (unsigned long long)have);
+		ok &= have >= sum && have <= sum + EPSILON;
+	}
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cg_test tests[] = {
+	CG_TEST(hotplug_transitions),
+	CG_TEST(counters_settle),
+	CG_TEST(parent_equals_sum_of_children),
+	CG_TEST(totals_percpu_and_usage_all_agree),
+	CG_TEST(leaf_nr_switches_cover_tasks),
+};
+
 int main(int argc, char **argv)
 {
-	long run_ms = 2000, interval_ms = 100, errs = 0;
-	long done[2] = { 0, 0 };	/* offline, online transitions */
-	struct leaf_report rep[NR_LEAVES];
-	int res_pipe[2], g, i, o, on, cpu, status, stable;
-	char online[128];
-	uint64_t end;
-	bool ok;
+	int o;
 
 	while ((o = getopt(argc, argv, "t:i:")) != -1) {
 		switch (o) {
@@ -124,89 +244,9 @@ int main(int argc, char **argv)
 	cpu = hotplug_cpu(online, sizeof(online));
 	if (cpu < 0)
 		ksft_exit_skip("no CPU that can be taken offline\n");
-	ksft_set_plan(5);
 
+	ksft_set_plan(ARRAY_SIZE(tests));
 	cg_tree_create(&tree, "hotplug");
-
-	fflush(stdout);
-	if (pipe(res_pipe))
-		ksft_exit_fail_perror("pipe");
-	for (i = 0; i < NR_LEAVES; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			ksft_exit_fail_perror("fork");
-		if (!pid)
-			run_leaf(leaves[i], run_ms * 1000000ULL, res_pipe[1]);
-	}
-	close(res_pipe[1]);
-
-	/* Off for half an interval, on for the other half, until the end. */
-	end = now_ns() + run_ms * 1000000ULL;
-	while (now_ns() < end) {
-		for (on = 0; on <= 1; on++) {
-			int ret = set_online(online, on);
-
-			if (ret && !errs++)
-				ksft_print_msg("cpu%d %s: %s\n", cpu,
-					       on ? "online" : "offline",
-					       strerror(-ret));
-			done[on] += !ret;
-			sleep_ms(on ? interval_ms - interval_ms / 2 :
-				 interval_ms / 2);
-		}
-	}
-	/* Leave the CPU online, whatever happened. */
-	for (i = 0; i < 50 && set_online(online, 1); i++)
-		sleep_ms(100);
-	ksft_print_msg("cpu%d: %ld offline, %ld online transitions, %ld errors in %ld ms\n",
-		       cpu, done[0], done[1], errs, run_ms);
-	ksft_test_result(done[0] > 0 && done[1] == done[0] && !errs,
-			 "hotplug_transitions\n");
-
-	ok = true;
-	for (i = 0; i < NR_LEAVES; i++) {
-		if (wait(&status) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) ||
-		    read(res_pipe[0], &rep[i], sizeof(rep[i])) != sizeof(rep[i]) ||
-		    rep[i].err) {
-			ksft_print_msg("ping-pong %d failed\n", i);
-			ok = false;
-		}
-	}
-	close(res_pipe[0]);
-	if (!ok)
-		ksft_exit_fail_msg("ping-pongs failed\n");
-
-	stable = !cg_tree_settle(&tree);
-	ksft_test_result(stable, "counters_settle\n");
-
-	ok = tree.snaps[TOP].usage > 0;
-	for (g = TOP; g <= B; g++)
-		ok &= cg_tree_sums_ok(&tree, g,
-				      CG_USAGE | CG_USER | CG_SYS | CG_SW);
-	ksft_test_result(ok, "parent_equals_sum_of_children\n");
-
-	ok = true;
-	for (g = 0; g < NR_GROUPS; g++)
-		ok &= cg_snap_consistent(tree.cg[g], &tree.snaps[g]);
-	ksft_test_result(ok, "totals_percpu_and_usage_all_agree\n");
-
-	if (!cg_has_nr_switches()) {
-		ksft_test_result_skip("leaf_nr_switches_cover_tasks: no cpuacct.nr_switches\n");
-		ksft_finished();
-	}
-	ok = true;
-	for (i = 0; i < NR_LEAVES; i++) {
-		const struct pp_result *r = &rep[i].r;
-		uint64_t sum = r->a_sw[3] - r->a_sw[0] + r->b_sw[1] - r->b_sw[0];
-		uint64_t have = tree.snaps[rep[i].g].sw;
-
-		ksft_print_msg("%s: %ld round trips, tasks counted %llu switches, group %llu\n",
-			       tree.cg[rep[i].g], r->rounds, (unsigned long long)sum,
-			       (unsigned long long)have);
-		ok &= have >= sum && have <= sum + EPSILON;
-	}
-	ksft_test_result(ok, "leaf_nr_switches_cover_tasks\n");
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

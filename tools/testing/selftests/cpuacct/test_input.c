@@ -29,7 +29,7 @@
 
 #include "cpuacct_util.h"
 
-static const struct {
+static const struct write_input {
 	const char *name;
 	const char *buf;
 	size_t len;
@@ -44,6 +44,11 @@ static const struct {
 	{ "2^64-1",		"18446744073709551615",	20,	-EINVAL },
 	{ "leading_blank",	" 0",			2,	-EINVAL },
 	{ "two_numbers",	"0 0",			3,	-EINVAL },
+};
+
+/* The files a write of "0" resets */
+static const char * const writable[] = {
+	"cpuacct.usage", "cpuacct.nr_switches",
 };
 
 static const char * const values[] = {
@@ -61,17 +66,27 @@ static const char * const readonly[] = {
 	"cpuacct.usage_all", "cpuacct.stat", "cpuacct.nr_switches_percpu",
 };
 
-#define NR_READONLY ARRAY_SIZE(readonly)
-
 static bool has_sw;
+static char *cg;
+static char before[65536], after[65536];
 
 static bool is_sw_file(const char *file)
 {
 	return !strncmp(file, "cpuacct.nr_switches", 19);
 }
 
+static bool is_writable(const char *file)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(writable); i++)
+		if (!strcmp(file, writable[i]))
+			return true;
+	return false;
+}
+
 /* The contents of all the group's files, concatenated. */
-static int dump(const char *cg, char *buf, size_t len)
+static int dump(char *buf, size_t len)
 {
 	size_t off = 0;
 	unsigned int i;
@@ -89,140 +104,180 @@ static int dump(const char *cg, char *buf, size_t len)
 }
 
 /* Read until two dumps 50 ms apart agree: the last charges have landed. */
-static int settle(const char *cg, char *buf, char *tmp, size_t len)
+static int settle(void)
 {
 	int i;
 
-	if (dump(cg, buf, len))
+	if (dump(before, sizeof(before)))
 		return -1;
 	for (i = 0; i < 40; i++) {
 		sleep_ms(50);
-		if (dump(cg, tmp, len))
+		if (dump(after, sizeof(after)))
 			return -1;
-		if (!strcmp(buf, tmp))
+		if (!strcmp(before, after))
 			return 0;
-		memcpy(buf, tmp, len);
+		memcpy(before, after, sizeof(before));
 	}
 	return -1;
 }
 
+/* The group, with some work done in it so that its values are not 0. */
+static void setup(void)
+{
+	struct pp_spec spec = { .cpu = -1, .rounds = 50 };
+	struct pp_result r;
+	uint64_t v;
+
+	cg = cg_create(cg_test_name("input"));
+	if (!cg)
+		ksft_exit_fail_msg("cannot create group\n");
+	spec.cg = cg;
+	if (pingpong(&spec, &r))
+		ksft_exit_fail_msg("ping-pong failed\n");
+	if (settle())
+		ksft_exit_fail_msg("cannot read the group\n");
+	if (cg_read_u64(cg, "cpuacct.usage", &v) || !v)
+		ksft_exit_fail_msg("no usage charged\n");
+}
+
+static bool has_file(const char *file)
+{
+	if (is_sw_file(file) && !has_sw) {
+		ksft_print_msg("%s: no such file\n", file);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Write @len bytes of @buf to @file; returns 0 or -errno, as the write
+ * did, and in *same whether the group's files read the same after it.
+ */
+static int write_same(const char *file, const char *buf, size_t len,
+		      bool *same)
+{
+	int ret;
+
+	*same = false;
+	if (dump(before, sizeof(before))) {
+		ksft_print_msg("cannot read the group\n");
+		return 0;
+	}
+	ret = cg_write(cg, file, buf, len);
+	*same = !dump(after, sizeof(after)) && !strcmp(before, after);
+	return ret;
+}
+
+/* Writing @in to @file returns its error (or 0) and changes nothing. */
+static int test_write_input(const char *file, const struct write_input *in)
+{
+	bool same;
+	int ret;
+
+	if (!has_file(file))
+		return KSFT_SKIP;
+	ret = write_same(file, in->buf, in->len, &same);
+	if (ret == in->ret && same)
+		return KSFT_PASS;
+	ksft_print_msg("%s '%s': %s (expected %s)%s\n", file, in->buf,
+		       strerror(-ret), strerror(-in->ret),
+		       same ? "" : ", value changed");
+	return KSFT_FAIL;
+}
+
+/* "0x0" is 0 in base 0: a valid reset. */
+static int test_reset_0x0(const char *file)
+{
+	uint64_t v;
+
+	if (!has_file(file))
+		return KSFT_SKIP;
+	return !cg_write_str(cg, file, "0x0") && !cg_read_u64(cg, file, &v) &&
+	       v == 0 ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* Writing 0 to the root is accepted and resets nothing. */
+static int test_root_reset_ignored(const char *file)
+{
+	uint64_t r0, r1;
+
+	if (!has_file(file))
+		return KSFT_SKIP;
+	return !cg_read_u64(cg_root, file, &r0) && r0 &&
+	       !cg_write_str(cg_root, file, "0") &&
+	       !cg_read_u64(cg_root, file, &r1) && r1 >= r0 ?
+	       KSFT_PASS : KSFT_FAIL;
+}
+
+/* A write to a read-only file fails and changes nothing. */
+static int test_readonly(const char *file)
+{
+	bool same;
+	int ret;
+
+	if (!has_file(file))
+		return KSFT_SKIP;
+	ret = write_same(file, "0", 1, &same);
+	if ((ret == -EACCES || ret == -EINVAL) && same)
+		return KSFT_PASS;
+	ksft_print_msg("%s: write returned %d%s\n", file, ret,
+		       same ? "" : ", value changed");
+	return KSFT_FAIL;
+}
+
+/* The writable files, and only they, have a write permission bit. */
+static int test_file_modes(void)
+{
+	struct stat st;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < NR_VALUES; i++) {
+		char path[4096];
+
+		if (is_sw_file(values[i]) && !has_sw)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cg, values[i]);
+		if (stat(path, &st) || !!(st.st_mode & 0222) != is_writable(values[i])) {
+			ksft_print_msg("%s: mode %o\n", values[i],
+				       st.st_mode & 0777);
+			ok = false;
+		}
+	}
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * The tests are those of the tables: each input written to each writable
+ * file, then its resets; a write to each read-only file; the files' modes.
+ */
 int main(void)
 {
-	static char before[65536], after[65536];
-	static const char * const files[] = {
-		"cpuacct.usage", "cpuacct.nr_switches",
-	};
-	struct pp_spec spec = { .cpu = -1, .rounds = 50 };
-	uint64_t v, r0, r1;
-	struct pp_result r;
 	unsigned int f, i;
-	struct stat st;
-	char *cg;
-	bool ok;
-	int ret;
 
 	ksft_print_header();
 	if (cg_setup())
 		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
 	has_sw = cg_has_nr_switches();
 
-	ksft_set_plan(2 * (ARRAY_SIZE(inputs) + 2) +
-		      NR_READONLY + 1);
+	ksft_set_plan(ARRAY_SIZE(writable) * (ARRAY_SIZE(inputs) + 2) +
+		      ARRAY_SIZE(readonly) + 1);
+	setup();
 
-	cg = cg_create(cg_test_name("input"));
-	if (!cg)
-		ksft_exit_fail_msg("cannot create group\n");
-	/* Some work in the group, so that its values are not 0. */
-	spec.cg = cg;
-	if (pingpong(&spec, &r))
-		ksft_exit_fail_msg("ping-pong failed\n");
-	if (settle(cg, before, after, sizeof(before)))
-		ksft_exit_fail_msg("cannot read the group\n");
-	if (cg_read_u64(cg, "cpuacct.usage", &v) || !v)
-		ksft_exit_fail_msg("no usage charged\n");
+	for (f = 0; f < ARRAY_SIZE(writable); f++) {
+		const char *file = writable[f];
 
-	for (f = 0; f < 2; f++) {
-		bool skip = is_sw_file(files[f]) && !has_sw;
-
-		for (i = 0; i < ARRAY_SIZE(inputs); i++) {
-			if (skip) {
-				ksft_test_result_skip("%s_%s: no such file\n",
-						      files[f], inputs[i].name);
-				continue;
-			}
-			ret = cg_write(cg, files[f], inputs[i].buf,
-				       inputs[i].len);
-			ok = ret == inputs[i].ret &&
-			     !dump(cg, after, sizeof(after)) &&
-			     !strcmp(before, after);
-			if (!ok)
-				ksft_print_msg("%s '%s': %s (expected %s)%s\n",
-					       files[f], inputs[i].buf,
-					       strerror(-ret),
-					       strerror(-inputs[i].ret),
-					       strcmp(before, after) ?
-					       ", value changed" : "");
-			ksft_test_result(ok, "%s_%s\n", files[f],
-					 inputs[i].name);
-		}
-
-		if (skip) {
-			ksft_test_result_skip("%s_reset_0x0: no such file\n",
-					      files[f]);
-			ksft_test_result_skip("%s_root_reset_ignored: no such file\n",
-					      files[f]);
-			continue;
-		}
-
-		/* "0x0" is 0 in base 0: a valid reset. */
-		ok = !cg_write_str(cg, files[f], "0x0") &&
-		     !cg_read_u64(cg, files[f], &v) && v == 0;
-		ksft_test_result(ok, "%s_reset_0x0\n", files[f]);
-
-		/* Writing 0 to the root is accepted and resets nothing. */
-		ok = !cg_read_u64(cg_root, files[f], &r0) && r0 &&
-		     !cg_write_str(cg_root, files[f], "0") &&
-		     !cg_read_u64(cg_root, files[f], &r1) && r1 >= r0;
-		ksft_test_result(ok, "%s_root_reset_ignored\n", files[f]);
-		/* Later inputs compare against the reset state. */
-		if (dump(cg, before, sizeof(before)))
-			ksft_exit_fail_msg("cannot read the group\n");
+		for (i = 0; i < ARRAY_SIZE(inputs); i++)
+			cg_report(test_write_input(file, &inputs[i]), "%s_%s",
+				  file, inputs[i].name);
+		cg_report(test_reset_0x0(file), "%s_reset_0x0", file);
+		cg_report(test_root_reset_ignored(file),
+			  "%s_root_reset_ignored", file);
 	}
-
-	for (i = 0; i < NR_READONLY; i++) {
-		if (is_sw_file(readonly[i]) && !has_sw) {
-			ksft_test_result_skip("readonly %s: no such file\n",
-					      readonly[i]);
-			continue;
-		}
-		if (dump(cg, before, sizeof(before)))
-			ksft_exit_fail_msg("cannot read the group\n");
-		ret = cg_write_str(cg, readonly[i], "0");
-		ok = (ret == -EACCES || ret == -EINVAL) &&
-		     !dump(cg, after, sizeof(after)) && !strcmp(before, after);
-		if (!ok)
-			ksft_print_msg("%s: write returned %d\n", readonly[i],
-				       ret);
-		ksft_test_result(ok, "readonly %s\n", readonly[i]);
-	}
-
-	/* The writable files, and only they, have a write permission bit. */
-	ok = true;
-	for (i = 0; i < NR_VALUES; i++) {
-		char path[4096];
-		bool writable = !strcmp(values[i], "cpuacct.usage") ||
-				!strcmp(values[i], "cpuacct.nr_switches");
-
-		if (is_sw_file(values[i]) && !has_sw)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", cg, values[i]);
-		if (stat(path, &st) || !!(st.st_mode & 0222) != writable) {
-			ksft_print_msg("%s: mode %o\n", values[i],
-				       st.st_mode & 0777);
-			ok = false;
-		}
-	}
-	ksft_test_result(ok, "file_modes\n");
+	for (i = 0; i < ARRAY_SIZE(readonly); i++)
+		cg_report(test_readonly(readonly[i]), "readonly %s",
+			  readonly[i]);
+	cg_report(test_file_modes(), "file_modes");
 
 	ksft_finished();
 }
