@@ -59,5 +59,5 @@ for p in $patches; do
 	fi
 done
 "$TOP/scripts/check-api.sh" $((n + 1))
-"$TOP/scripts/check-deps.sh" $((n + 2))
+"$TOP/scripts/check-kselftest.sh" $((n + 2))
 echo "ktest: host done"
