@@ -18,7 +18,7 @@ fi
 patches=$(ls "$BUILD"/outgoing/0*.patch | grep -v 0000-cover-letter)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 3))"
+echo "1..$(($(echo "$patches" | wc -l) + 4))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
