@@ -5,7 +5,9 @@
 #  - it applies with `git am` to the pristine files and the result is
 #    exactly the tree that was built and tested (build/src/linux-patched);
 #  - every patch passes checkpatch.pl --strict;
-#  - the series uses no interface newer than v6.12 (check-api.sh).
+#  - the series uses no interface newer than v6.12 (check-api.sh);
+#  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
+#  - the kselftest tarball builds and lists every test (check-kselftest.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
