@@ -15,6 +15,7 @@
 #                        vCPUs up to the host's cores: build/bench-scale/
 #   make series          export the series to build/outgoing/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
+#   make keyflip-control does text patching survive on this QEMU (README)
 #
 # The pipeline, for a variant V (configs/V.config):
 #
@@ -79,10 +80,15 @@ bench-scale: initramfs-base initramfs-patched
 series: src
 	@$(S)/export-series.sh
 
+# Does text patching survive on this QEMU? (README: text patching)
+keyflip-control: initramfs-$(VARIANT)
+	@$(S)/keyflip-control.sh $(VARIANT)
+
 shell: initramfs-$(VARIANT)
 	@$(S)/qemu-run.sh -v $(VARIANT) -m shell -s $(SMP)
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check check-debug bench bench-scale series shell clean
+.PHONY: all deps src demo check check-debug bench bench-scale series \
+	keyflip-control shell clean

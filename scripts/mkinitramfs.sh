@@ -31,6 +31,10 @@ spec=$out/initramfs.list
 	for f in "$out"/ktest/*.ko; do
 		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
 	done
+	# Control modules (keyflip-control.sh): loaded only by their own job.
+	for f in "$out"/control/*.ko; do
+		[ -f "$f" ] && echo "file /lib/modules/${f##*/} $f 0644 0 0"
+	done
 	# VARIANT's kselftest install tree, as it is.
 	(cd "$out" && find kselftest -type d | sort |
 		sed 's|.*|dir /& 0755 0 0|')

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The one QEMU launcher (check, demo, bench, shell).
-#   qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i] [-t SECS] [-a ARGS]
+#   qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i|-1] [-t SECS] [-a ARGS]
 #               [-k PARAMS] [-l LOG]
 # -m    guest job: check, demo, bench or shell (scripts/guest/MODE.sh)
 # -i    -icount shift=0,sleep=off: guest time counts instructions, so
 #       single-CPU costs repeat exactly (needs one TCG thread). The RTC
 #       starts at a fixed date and runs on guest time: seeded from the host
 #       clock, the guest's RNG (hash seeds, ASLR) varied results by ~0.03%.
+# -1    one TCG thread for all vCPUs, without icount (default: one per
+#       vCPU, which can miss cross-vCPU code patching: keyflip-control.sh)
 # -a    comma-separated arguments for the guest job
 # -k    extra kernel parameters (e.g. nohz_full=1)
 # The console is copied to LOG (default build/logs/VARIANT-MODE.log); a
@@ -17,13 +19,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=patched mode=check smp=2 icount= secs=900 args= kparams= log=
-while getopts "v:m:s:it:a:k:l:" o; do
+variant=patched mode=check smp=2 icount= single= secs=900 args= kparams= log=
+while getopts "v:m:s:i1t:a:k:l:" o; do
 	case $o in
 	v) variant=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	i) icount=1 ;;
+	1) single=1 ;;
 	t) secs=$OPTARG ;;
 	a) args=$OPTARG ;;
 	k) kparams=$OPTARG ;;
@@ -40,6 +43,8 @@ mkdir -p "$(dirname "$log")"
 
 if [ -n "$icount" ]; then
 	accel="-accel tcg -icount shift=0,sleep=off -rtc base=2000-01-01,clock=vm"
+elif [ -n "$single" ]; then
+	accel="-accel tcg,thread=single"
 else
 	accel="-accel tcg,thread=multi"
 fi
@@ -49,7 +54,7 @@ cmdline="console=ttyS0 quiet panic=-1 oops=panic ktest.mode=$mode"
 
 qemu=(qemu-system-x86_64 $accel -smp "$smp" -m 1G -no-reboot -nic none
       -kernel "$kernel" -initrd "$out/initramfs.cpio" -append "$cmdline")
-step "booting $variant ($mode, -smp $smp${icount:+, icount})"
+step "booting $variant ($mode, -smp $smp${icount:+, icount}${single:+, one TCG thread})"
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic
 fi
