@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host-side checks of the exported series, as KTAP:
-#  - it applies with `git am` to the pristine files and the result is
-#    exactly the tree that was built and tested (build/src/linux-patched);
+#  - each series (build/outgoing/NAME/) applies with `git am` to the
+#    pristine files on its own, and all of them together give exactly the
+#    tree that was built and tested (build/src/linux-patched);
 #  - every patch passes checkpatch.pl --strict;
-#  - the series uses no interface newer than v6.12 (check-api.sh);
-#  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
-#  - the kselftest tarball builds and lists every test (check-kselftest.sh).
+#  - each series builds patch by patch (check-series-build.sh);
+#  - the series uses no interface newer than v6.12 (check-api.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,49 +17,64 @@ if ! out=$("$TOP/scripts/export-series.sh" 2>&1); then
 	echo "ktest: host done"
 	exit 1
 fi
-patches=$(ls "$BUILD"/outgoing/0*.patch | grep -v 0000-cover-letter)
+patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -v 0000-cover-letter)
+nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 4))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 2))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
-am=$BUILD/am-check
-rm -rf "$am"
-git init -q "$am"
-files=$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' $patches | LC_ALL=C sort -u)
-for f in $files; do
-	[ -f "$SRC_PRISTINE/$f" ] || continue
-	mkdir -p "$am/$(dirname "$f")"
-	cp "$SRC_PRISTINE/$f" "$am/$f"
-done
 g() { git -C "$am" -c user.name=check -c user.email=check@invalid "$@"; }
-g add -A && g commit -q -m base --allow-empty
-if out=$(g am -q $patches 2>&1); then
+am_pristine() {
+	rm -rf "$am"
+	git init -q "$am"
+	seed_pristine "$am" $(patch_paths "$@")
+	g add -A && g commit -q -m base --allow-empty
+	g am -q "$@" 2>&1
+}
+n=0
+# Each series on its own, as its maintainers get it...
+for s in $OUTGOING; do
+	n=$((n + 1))
+	am=$BUILD/am-check/$s
+	if out=$(am_pristine $(echo "$patches" | grep -F "/outgoing/$s/")); then
+		echo "ok $n series $s applies with git am on its own"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "not ok $n series $s applies with git am on its own"
+	fi
+done
+# ...and all of them, which must give the tree that was built and tested.
+n=$((n + 1))
+am=$BUILD/am-check/all
+files=$(patch_paths $patches)
+if out=$(am_pristine $patches); then
 	diff=$(for f in $files; do
 		cmp -s "$am/$f" "$SRC_PATCHED/$f" || echo "$f"
 	done)
 	if [ -z "$diff" ]; then
-		echo "ok 1 series applies with git am and matches the tested tree"
+		echo "ok $n the series together match the tested tree"
 	else
 		echo "# differs from build/src/linux-patched: $diff"
-		echo "not ok 1 series applies with git am and matches the tested tree"
+		echo "not ok $n the series together match the tested tree"
 	fi
 else
 	echo "$out" | sed 's/^/# /'
-	echo "not ok 1 series applies with git am and matches the tested tree"
+	echo "not ok $n the series together match the tested tree"
 fi
 
-n=1
 for p in $patches; do
 	n=$((n + 1))
 	if out=$(cd "$SRC_PRISTINE" && perl scripts/checkpatch.pl --strict -q "$p" 2>&1); then
-		echo "ok $n checkpatch --strict ${p##*/}"
+		echo "ok $n checkpatch --strict ${p#"$BUILD"/outgoing/}"
 	else
 		echo "$out" | sed 's/^/# /'
-		echo "not ok $n checkpatch --strict ${p##*/}"
+		echo "not ok $n checkpatch --strict ${p#"$BUILD"/outgoing/}"
 	fi
 done
+"$TOP/scripts/check-series-build.sh" $((n + 1))
+n=$((n + nseries))
 "$TOP/scripts/check-api.sh" $((n + 1))
 "$TOP/scripts/check-kselftest.sh" $((n + 2))
 echo "ktest: host done"

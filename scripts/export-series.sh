@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the series as mail-ready patches in build/outgoing/.
+# Export the series as mail-ready patches: one series per set of
+# maintainers (OUTGOING in lib.sh), each in build/outgoing/NAME/ with its
+# cover letter, based on the pristine files alone.
 #
 # Every commit of this repository that changes an owned kernel file or
 # patches/ becomes one patch, with that commit's message as its changelog
@@ -14,7 +16,12 @@
 # git format-patch in build/outgoing.git, whose base commit holds the
 # pristine versions of just the files the series touches, so their index
 # lines carry upstream's blob ids and `git am` applies them to any 6.12
-# tree holding those blobs.
+# tree holding those blobs.  Each patch then goes to the series its files
+# belong to, and each series is replayed on the base without the others:
+# a patch that needs another series' patches stops the export.  Every
+# patch and cover letter is addressed as scripts/get_maintainer.pl of the
+# base tree says (To: maintainers, Cc: reviewers and lists), and carries
+# the base commit (git format-patch --base).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,9 +39,9 @@ commits=$(git -C "$TOP" log --reverse --format=%H | grep -Fx "$series_commits")
 # Paths the series touches at any point of its history.
 touched=$(for c in $commits; do
 	git -C "$TOP" ls-tree -r --name-only "$c" -- $OWNED_DIRS
-	git -C "$TOP" show "$c:patches/series" 2>/dev/null | sed -e 's/#.*//' -e '/^\s*$/d' |
+	git -C "$TOP" show "$c:patches/series" 2>/dev/null | series_parse |
 		while read -r p; do
-			git -C "$TOP" show "$c:patches/$p" | sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p'
+			git -C "$TOP" show "$c:patches/$p" | patch_paths
 		done
 done | LC_ALL=C sort -u)
 
@@ -48,11 +55,7 @@ g() { git -C "$repo" -c user.name="$(git -C "$TOP" log -1 --format=%an)" \
 materialize() {
 	local c=$1 tmp
 	g rm -rq --ignore-unmatch . >/dev/null
-	for p in $touched; do
-		[ -f "$SRC_PRISTINE/$p" ] || continue
-		mkdir -p "$repo/$(dirname "$p")"
-		cp "$SRC_PRISTINE/$p" "$repo/$p"
-	done
+	seed_pristine "$repo" $touched
 	[ -n "$c" ] || return 0
 	tmp=$(mktemp -d)
 	git -C "$TOP" archive "$c" -- $(git -C "$TOP" ls-tree --name-only "$c" -- $OWNED_DIRS patches) |
@@ -60,7 +63,7 @@ materialize() {
 	(cd "$tmp" && for d in $OWNED_DIRS; do [ -d "$d" ] || continue; find "$d" -type f; done) |
 		(cd "$tmp" && cpio -pdmu --quiet "$repo")
 	if [ -f "$tmp/patches/series" ]; then
-		sed -e 's/#.*//' -e '/^\s*$/d' "$tmp/patches/series" | while read -r p; do
+		series_parse "$tmp/patches/series" | while read -r p; do
 			patch -s -p1 -N --no-backup-if-mismatch -d "$repo" <"$tmp/patches/$p" ||
 				die "commit $c: patches/$p does not apply"
 		done
@@ -70,7 +73,9 @@ materialize() {
 
 materialize ""
 g add -A
-g commit -q -m "Linux $ver (the files the series touches)"
+# A fixed date: the same files give the same base-commit.
+GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
+	g commit -q -m "Linux $ver (the files the series touches)"
 base=$(g rev-parse HEAD)
 
 # Replay the history on branch "history", one commit per commit of ours,
@@ -140,28 +145,109 @@ for p in "${patches[@]}"; do
 			--date="$(git -C "$TOP" log -1 --format=%aD "$p")" -F -
 done
 
-n=$(g rev-list --count "$base..HEAD")
-[ "$n" -gt 0 ] || die "the series is empty"
-g format-patch -q --cover-letter -o "$outdir" "$base..HEAD"
-# Fill in the cover letter's placeholders.
-blurb="This series makes percpu_counter fold per-CPU deltas into an atomic64\\
-global count without a spinlock on 64-bit, with percpu_counter_sum() still\\
-exact and limited adds still bounded, adds a batch scaled to the unit of\\
-the values added, and gives cgroup-v1 cpuacct per-group context switch\\
-counts, with documentation and kselftests.\\
-\\
-cpuacct charges CPU time, user and system time and context switches once\\
-per event, to the task's own group (and, for CPU time, the root's\\
-system-wide usage, read in constant time as before), and sums a group's\\
-subtree when its files are read (per-CPU counters, an aux count for\\
-removed children, per-CPU seqcounts against hand-overs and resets),\\
-instead of walking to the root on every charge.  It uses no rstat and\\
-only interfaces of v6.12 itself: a port to current mainline needs\\
-nothing from rstat's changed API (cgroup_rstat_flush_hold() is gone in\\
-6.15; early_init subsystems with css_rstat_flush warn from 6.16), only\\
-the __schedule() and sched.h hunks moved with the code around them.\\
-\\
-Based on Linux $ver."
-sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/cpuacct, percpu_counter: scale CPU accounting/' \
-	-e "s/\*\*\* BLURB HERE \*\*\*/$blurb/" "$outdir/0000-cover-letter.patch"
-step "exported $n patches to build/outgoing/"
+[ "$(g rev-list --count "$base..HEAD")" -gt 0 ] || die "the series is empty"
+
+# Split it: each patch goes to the series its files belong to, replayed on
+# the base without the other series' patches.
+declare -A count
+for s in $OUTGOING; do
+	g branch -q -f "out-$s" "$base"
+	count[$s]=0
+done
+for c in $(g rev-list --reverse "$base..series"); do
+	subj=$(g log -1 --format=%s "$c")
+	s=$(outgoing_of $(g diff-tree --no-commit-id --name-only -r "$c") 2>&1) ||
+		die "'$subj' mixes series (scripts/lib.sh, OUTGOING): $s"
+	[ -n "$s" ] || die "'$subj' is in no series (scripts/lib.sh, OUTGOING)"
+	g checkout -q "out-$s"
+	if ! g cherry-pick --allow-empty "$c" >/dev/null 2>&1; then
+		g cherry-pick --abort >/dev/null 2>&1 || true
+		die "series $s: '$subj' does not apply without the patches of the other series before it: the series must not depend on each other"
+	fi
+	count[$s]=$((count[$s] + 1))
+done
+
+# The cover letters: subject, then blurb.
+cover_percpu_counter() {
+	echo "percpu_counter: fold without the lock on 64-bit, exact lockless sums"
+	cat <<-EOF
+	On 64-bit architectures with native 64-bit atomics, percpu_counter
+	folds per-CPU deltas into an atomic64_t global count without fbc->lock
+	(32-bit and GENERIC_ATOMIC64 keep the spinlock).  percpu_counter_sum()
+	stays exact, counting every add completed before the call, and takes
+	no lock unless folds keep interfering; limited adds stay bounded and
+	never overshoot.  A batch scaled to the unit of the values added (ns,
+	bytes) makes counters of such amounts fold about once every
+	percpu_counter_batch updates again.  KUnit tests and benchmarks come as
+	an out-of-tree module under tools/testing/selftests.
+
+	The atomic64 count follows Shaohua Li's "percpu_counter: use atomic64
+	for counter" (2011), the scaled batch Anton Blanchard's "sched:
+	cpuacct: Use bigger percpu counter batch values for stats counters"
+	(2010).
+
+	This series and the cpuacct one sent alongside it ("sched/cpuacct:
+	count context switches per group") do not depend on each other.
+
+	Based on Linux $ver.
+	EOF
+}
+cover_cpuacct() {
+	echo "sched/cpuacct: charge each event once, per-group context switches"
+	cat <<-EOF
+	This series brings the cgroup-v1 cpuacct documentation up to date with
+	the files as they are, then gives cpuacct per-group context switch
+	counts (cpuacct.nr_switches, cpuacct.nr_switches_percpu), and adds
+	kselftests.
+
+	cpuacct now charges CPU time, user and system time and context
+	switches once per event, to the task's own group (and, for CPU time,
+	the root's system-wide usage, read in constant time as before), and
+	sums a group's subtree when its files are read (per-CPU counters, an
+	aux count for removed children, per-CPU seqcounts against hand-overs
+	and resets), instead of walking to the root on every charge.  It uses
+	no rstat and only interfaces of v6.12 itself: a port to current
+	mainline needs nothing from rstat's changed API
+	(cgroup_rstat_flush_hold() is gone in 6.15; early_init subsystems with
+	css_rstat_flush warn from 6.16), only the __schedule() and sched.h
+	hunks moved with the code around them.
+
+	This series and the percpu_counter one sent alongside it
+	("percpu_counter: fold without the lock on 64-bit, exact lockless
+	sums") do not depend on each other.
+
+	Based on Linux $ver.
+	EOF
+}
+
+rm -rf "$outdir"
+mkdir -p "$outdir"
+tmp=$(mktemp -d)
+total=0
+for s in $OUTGOING; do
+	[ "${count[$s]}" -gt 0 ] || die "series $s is empty"
+	# Recipients, from the base tree's MAINTAINERS.
+	g format-patch -q -o "$tmp/$s" "$base..out-$s"
+	gm() { (cd "$SRC_PRISTINE" && perl scripts/get_maintainer.pl --no-git --no-rolestats "$@" "$tmp/$s"/*.patch); }
+	to=$(gm --no-r --no-l)
+	cc=$(gm | grep -vxF "$to" || true)
+	args=()
+	while read -r a; do [ -n "$a" ] && args+=("--to=$a"); done <<<"$to"
+	while read -r a; do [ -n "$a" ] && args+=("--cc=$a"); done <<<"$cc"
+	# The cover letter is from the author of the series' first patch.
+	first=$(g rev-list --reverse "$base..out-$s" | head -n1)
+	git -C "$repo" -c user.name="$(g log -1 --format=%an "$first")" \
+		-c user.email="$(g log -1 --format=%ae "$first")" \
+		format-patch -q --cover-letter --base="$base" "${args[@]}" \
+		-o "$outdir/$s" "$base..out-$s"
+	cover_"$s" >"$tmp/$s.cover"
+	COVER=$tmp/$s.cover perl -0pi -e '
+		open(my $f, "<", $ENV{COVER}) or die;
+		my $subj = do { local $/ = "\n"; <$f> }; chomp $subj;
+		my $blurb = do { local $/; <$f> }; chomp $blurb;
+		s/\*\*\* SUBJECT HERE \*\*\*/$subj/;
+		s/\*\*\* BLURB HERE \*\*\*/$blurb/;' "$outdir/$s/0000-cover-letter.patch"
+	total=$((total + count[$s]))
+done
+rm -rf "$tmp"
+step "exported $total patches to build/outgoing/: $(for s in $OUTGOING; do printf '%s (%s) ' "$s" "${count[$s]}"; done | sed 's/ $//')"

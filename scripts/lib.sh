@@ -36,15 +36,86 @@ owned_files() {
 # Files the quilt patches touch.
 patched_files() {
 	local p
-	[ -f "$TOP/patches/series" ] || return 0
 	for p in $(series_patches); do
-		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p"
+		patch_paths "$TOP/patches/$p"
 	done | LC_ALL=C sort -u
 }
 
+# The patches of patches/series, in order.
 series_patches() {
 	[ -f "$TOP/patches/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
+	series_parse "$TOP/patches/series"
+}
+
+# The patch names a quilt series file lists, in order: FILE, or stdin
+# (e.g. `git show REV:patches/series | series_parse`).
+series_parse() {
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' \
+		-e '/^$/d' ${1:+"$1"}
+}
+
+# The paths a patch changes (quilt or git format), sorted: PATCH..., or
+# stdin.
+patch_paths() {
+	sed -n -e 's|^+++ b/\([^[:space:]]*\).*|\1|p' \
+		-e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$@" | LC_ALL=C sort -u
+}
+
+# seed_pristine DIR PATH...: make DIR's copy of each PATH the base tree's
+# (a copy of its own, never a hard link), or remove it where the base
+# tree has none: the pristine files a series is applied to.
+seed_pristine() {
+	local dir=$1 p
+	shift
+	for p in "$@"; do
+		rm -f "$dir/$p"
+		[ -f "$SRC_PRISTINE/$p" ] || continue
+		mkdir -p "$dir/$(dirname "$p")"
+		cp "$SRC_PRISTINE/$p" "$dir/$p"
+	done
+}
+
+# The series sent upstream, each on its own to its own maintainers, in
+# build/outgoing/NAME/: NAME, then the paths (files or directories) that
+# make a patch part of it.  A patch belongs to the one series that all its
+# paths but MAINTAINERS fall under.
+OUTGOING="percpu_counter cpuacct"
+outgoing_paths() {
+	case $1 in
+	percpu_counter)
+		echo include/linux/percpu_counter.h lib/percpu_counter.c \
+			tools/testing/selftests/percpu_counter/ ;;
+	cpuacct)
+		echo Documentation/admin-guide/cgroup-v1/cpuacct.rst \
+			kernel/sched/ tools/testing/selftests/cpuacct/ ;;
+	*) die "no outgoing series '$1'" ;;
+	esac
+}
+
+# outgoing_of PATH...: the series those paths (MAINTAINERS aside) belong
+# to; empty if none, "PATH: ..." lines on stderr and failure if they are
+# not all one series'.
+outgoing_of() {
+	local p s q d found= bad=0
+	for p in "$@"; do
+		[ "$p" = MAINTAINERS ] && continue
+		s=
+		for q in $OUTGOING; do
+			for d in $(outgoing_paths "$q"); do
+				case $p in "$d" | "${d%/}"/*) s=$q ;; esac
+			done
+		done
+		if [ -z "$s" ]; then
+			echo "$p: in no series of OUTGOING (scripts/lib.sh)" >&2
+			bad=1
+		elif [ -n "$found" ] && [ "$found" != "$s" ]; then
+			echo "$p: of series $s, with paths of series $found" >&2
+			bad=1
+		fi
+		found=${found:-$s}
+	done
+	[ $bad = 0 ] || return 1
+	echo "$found"
 }
 
 JOBS=${JOBS:-$(nproc)}

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-series-build.sh [N]: KTAP tests N (default 1) onwards of
+# check-host.sh, one per series of build/outgoing/ (OUTGOING in lib.sh):
+# the series builds patch by patch, on the pristine tree alone.
+#
+# Each series is applied, one patch at a time, to a copy of the base tree
+# (build/src/linux-series, a hard-link farm of build/src/linux whose
+# files the series touches are copies of their own).  After each patch
+# that changes kernel C files or headers (tools/ aside: the selftests are
+# built against the whole series), the kernel objects built from the C
+# files the series has changed so far, and those that include the headers
+# it has changed outside include/, are compiled with the exact kbuild
+# command lines of build/patched (its configuration and generated
+# headers), against that copy instead of build/src/linux-patched, through
+# ccache, so that a patch that did not change is not compiled again.  A
+# header under include/ is compiled through the series' own C files, not
+# through its hundreds of includers.  An error or a warning fails the
+# series.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+n=${1:-1}
+out=$BUILD/patched
+tree=$BUILD/src/linux-series
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+result() {	# ok|not ok, series, why
+	[ -z "${3:-}" ] || printf '%s\n' "${3%$'\n'}" | sed 's/^/# /'
+	echo "$1 $n series $2 builds patch by patch"
+	n=$((n + 1))
+}
+
+if [ ! -f "$out/.config" ]; then
+	for s in $OUTGOING; do
+		result "not ok" "$s" "no build/patched: build the patched kernel first"
+	done
+	exit 0
+fi
+
+# The farm, made again when the base tree changed.  The files a previous
+# run patched are put back first.
+stamp=$(cat "$BUILD/src/.source" 2>/dev/null)
+if [ ! -d "$tree" ] || [ "$(cat "$tree.source" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$tree" "$tree.paths"
+	cp -al "$SRC_PRISTINE" "$tree"
+	echo "$stamp" >"$tree.source"
+fi
+[ -f "$tree.paths" ] && seed_pristine "$tree" $(cat "$tree.paths")
+
+# The kbuild objects of build/patched whose dependencies name a path.
+cmds=$(cd "$out" && find . -name '.*.o.cmd' -not -path './tools/*' -not -path './hdr/*')
+objs_of() {
+	(cd "$out" && grep -lF "linux-patched/$1" $cmds 2>/dev/null)
+}
+
+# Compile the object whose kbuild command file is $1 against the farm.
+compile() {
+	local cmd=$1 line obj
+	line=$(sed -n 's/^savedcmd_[^ ]* := //p' "$out/$cmd" | head -n1)
+	obj=${cmd#./}
+	obj=$(dirname "$obj")/$(basename "$obj" .cmd | sed 's/^\.//')
+	# The compiler's command only (not what kbuild runs after it), no
+	# dependency file, the object written aside, the farm's sources.
+	line=$(echo "$line" | sed -e 's/;.*//' -e 's/ -Wp,-MMD,[^ ]*//' \
+		-e "s| -c -o [^ ]*| -c -o $tmp/obj.o|" -e "s|$SRC_PATCHED/|$tree/|g")
+	(cd "$out" && CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 eval "$line") >"$tmp/log" 2>&1
+	if [ $? != 0 ] || grep -q 'warning:' "$tmp/log"; then
+		echo "$obj:"
+		grep -E 'error|warning' "$tmp/log" | head -n 20
+		return 1
+	fi
+}
+
+for s in $OUTGOING; do
+	patches=$(ls "$BUILD/outgoing/$s"/0*.patch 2>/dev/null | grep -v 0000-cover-letter)
+	if [ -z "$patches" ]; then
+		result "not ok" "$s" "no patches in build/outgoing/$s: run make series"
+		continue
+	fi
+	paths=$(patch_paths $patches)
+	(cat "$tree.paths" 2>/dev/null; echo "$paths") | LC_ALL=C sort -u >"$tmp/paths"
+	mv "$tmp/paths" "$tree.paths"
+	seed_pristine "$tree" $paths
+	log= bad=0 done=
+	for p in $patches; do
+		name=${p##*/}
+		if ! msg=$(patch -p1 -s -N --no-backup-if-mismatch -d "$tree" <"$p" 2>&1); then
+			log+="$name: does not apply: $msg"$'\n'
+			bad=1
+			break
+		fi
+		changed=$(patch_paths "$p" | grep -E '\.[ch]$' | grep -v '^tools/')
+		[ -n "$changed" ] || continue
+		done="$done $changed"
+		objs=$(for f in $done; do
+			case $f in include/* | arch/*/include/*) ;; *.h | *.c) objs_of "$f" ;; esac
+		done | LC_ALL=C sort -u)
+		if [ -z "$objs" ]; then
+			log+="$name: no kernel object of build/patched is built from:$done"$'\n'
+			continue
+		fi
+		for cmd in $objs; do
+			if ! msg=$(compile "$cmd"); then
+				log+="$name: $msg"$'\n'
+				bad=1
+			fi
+		done
+		[ $bad = 0 ] || break
+		log+="$name: compiled$(echo $objs | sed 's|\./||g; s|/\.\([^ /]*\)\.o\.cmd|/\1.o|g; s/^/ /')"$'\n'
+	done
+	seed_pristine "$tree" $paths
+	if [ $bad = 0 ]; then
+		result "ok" "$s" "$log"
+	else
+		result "not ok" "$s" "$log"
+	fi
+done
