@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seed 002's microbenchmark: an invalid system call in a loop, on one CPU.
+ * An invalid system call in a loop, on one CPU: the microbenchmark of Rik
+ * van Riel's "sched,time: remove non-power-of-two divides from
+ * __acct_update_integrals" (2016).
  *
  *   syscall_loop [-c CPU] [-t RUN_MS] [NAME]
  *
