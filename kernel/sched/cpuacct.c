@@ -9,9 +9,9 @@
  * Every event is charged once, to the per-CPU counters of the task's own
  * group, whatever its depth; the hierarchical totals the files show are
  * summed over the group's subtree when a file is read.  The root group is
- * the exception: its counters are the system-wide ones, kept as before
- * (its per-CPU usage, charged for every task, kernel_cpustat and
- * rq->nr_switches), and reading them walks nothing.
+ * the exception: its counters are the system-wide ones (its per-CPU
+ * usage, charged for every task, kernel_cpustat and rq->nr_switches), and
+ * reading them walks nothing.
  *
  * A group's value on a CPU, for each counter, is
  *
@@ -113,8 +113,8 @@ static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 }
 
 /*
- * The root's ->own[USAGE] counts every task, as in 6.12; its other
- * counters are kernel_cpustat and rq->nr_switches, and its ->aux unused.
+ * The root's ->own[USAGE] counts every task; its other counters are
+ * kernel_cpustat and rq->nr_switches, and its ->aux is unused.
  */
 static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
 static struct cpuacct root_cpuacct = {
@@ -372,8 +372,9 @@ static void cpuacct_subtree_sum(struct cpuacct *ca, int cpu, u64 *vals)
 
 /*
  * The root's counters on @cpu: the system-wide ones.  On 32-bit,
- * kernel_cpustat and rq->nr_switches are read under the rq->lock, as 6.12
- * does: a constant time with irqs off, whatever the number of groups.
+ * kernel_cpustat and rq->nr_switches are read under the rq->lock, which
+ * rq->nr_switches is written under: a constant time with irqs off,
+ * whatever the number of groups.
  */
 static void cpuacct_root_read(int cpu, u64 *vals)
 {
@@ -387,7 +388,7 @@ static void cpuacct_root_read(int cpu, u64 *vals)
 #ifndef CONFIG_64BIT
 	raw_spin_rq_lock_irq(rq);
 #endif
-	/* Plain per-CPU adds by @cpu, whole on 64-bit, as 6.12 read them */
+	/* Plain per-CPU adds by @cpu, whole on 64-bit */
 	vals[CPUACCT_USER] = data_race(cpustat[CPUTIME_USER] +
 				       cpustat[CPUTIME_NICE]);
 	/* Same */
@@ -754,8 +755,8 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
  *
  * Called on the CPU that accounts the time, with irqs disabled: one
  * addition to the task's group, whatever its depth.  cpuacct only shows
- * USER + NICE (user) and SYSTEM + IRQ + SOFTIRQ (system), the only indexes
- * charged here in 6.12.
+ * USER + NICE (user) and SYSTEM + IRQ + SOFTIRQ (system): the other
+ * indexes are not charged.
  */
 void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 {
