@@ -92,24 +92,38 @@ def ratio(exp, metric, a, b):
 	return f'{x / y:.4f}' if x is not None and y else '-'
 
 
+# The published figures each experiment is set against, cited by author,
+# title and year.
+BLANCHARD = ('Anton Blanchard, "sched: cpuacct: Use bigger percpu counter '
+	     'batch values for stats counters" (2010)')
+COSTA = ('Glauber Costa, "add a new scheduler hook for context switch" '
+	 '(2012)')
+RAO = ('Bharata B Rao, "Add hierarchical accounting to cpu accounting '
+       'controller" (2008)')
+LI = 'Shaohua Li, "percpu_counter: use atomic64 for counter" (2011)'
+VAN_RIEL = ('Rik van Riel, "sched,time: remove non-power-of-two divides '
+	    'from __acct_update_integrals" (2016)')
+
 TITLES = {
 	'ctxsw': ('Context switches vs cgroup depth (pipe ping-pong, one CPU)',
-		  'seed 000: 61,720 -> 16,663,217 switches/s with the scaled batch '
-		  '(cpuacct off: 16,906,698); seed 001: hackbench +0.12% in the root; '
-		  'seed 003: neutral'),
+		  f'{BLANCHARD}: 61,720 -> 16,663,217 switches/s with the scaled '
+		  f'batch (cpuacct off: 16,906,698); {COSTA}: hackbench +0.12% '
+		  f'in the root; {RAO}: neutral'),
 	'pcpu': ('percpu_counter under contention (test module, all vCPUs)',
-		 'seed 004: _sum 2.4x slower with atomic64 (2011); seed 000: '
+		 f'{LI}: _sum 2.4x slower with atomic64; {BLANCHARD}: '
 		 'TICK_NSEC adds 234x faster with the scaled batch'),
 	'pcpu-icount': ('percpu_counter costs on one vCPU (test module)',
 			'-'),
-	'mmap': ("mmap/munmap loop, one process per vCPU (seed 004's workload)",
-		 'seed 004: 1,226,976 -> 6,727,264 loops (5-6x) on 24 CPUs'),
-	'syscall': ('Invalid system call loop on one CPU (seed 002), '
-		    'CONFIG_TASK_XACCT=y', 'seed 002: 10M calls 3.7 s -> 3.25 s '
-		    '(-12%) on a nohz_full CPU; ns are instructions here'),
+	'mmap': ('mmap/munmap loop, one process per vCPU (the workload of '
+		 f'{LI})', f'{LI}: 1,226,976 -> 6,727,264 loops (5-6x) on 24 '
+		 'CPUs'),
+	'syscall': (f'Invalid system call loop on one CPU ({VAN_RIEL}), '
+		    'CONFIG_TASK_XACCT=y', f'{VAN_RIEL}: 10M calls 3.7 s -> '
+		    '3.25 s (-12%) on a nohz_full CPU; ns are instructions here'),
 	'syscall-nohz': ('Invalid system call loop on a nohz_full CPU '
-			 '(seed 002), CONFIG_TASK_XACCT=y', 'seed 002: 10M '
-			 'calls 3.7 s -> 3.25 s (-12%); ns are instructions here'),
+			 f'({VAN_RIEL}), CONFIG_TASK_XACCT=y', f'{VAN_RIEL}: '
+			 '10M calls 3.7 s -> 3.25 s (-12%); ns are instructions '
+			 'here'),
 	'groups': ('Memory per cpuacct group (1000 groups; per round, after '
 		   'settling; _cgroup_core: a hierarchy without controllers, '
 		   '_cpuacct: what cpuacct adds to it)', '-'),
@@ -282,10 +296,10 @@ for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]
-	title, seed = TITLES[exp]
+	title, prior = TITLES[exp]
 	out.append(f'\n## {title}\n')
 	out.append(f'Mode: {mode}; {vcpus} vCPUs on {cores} host cores. '
-		   f'Seed headline: {seed}.\n')
+		   f'Published figures: {prior}.\n')
 	out.append('| metric | unit | base | patched | nocpuacct | patched/base '
 		   '| patched/nocpuacct | patched is |')
 	out.append('|---|---|---|---|---|---|---|---|')

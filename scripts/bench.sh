@@ -129,7 +129,7 @@ rounds_of mmap "mmap,$mmap_ms"
 for k in base patched; do
 	bench tmpfs "$k" 1 icount 2 "tmpfs,$pcpu_ms"
 done
-# 5. Invalid system calls on one CPU (seed 002), in the root and at depth 3;
+# 5. Invalid system calls on one CPU (Rik van Riel's loop, 2016), in the root and at depth 3;
 # with nohz_full, each kernel entry and exit accounts time (vtime).
 for k in base patched nocpuacct; do
 	bench syscall "$k" 1 icount 2 "syscall,500,0,3"
