@@ -56,7 +56,7 @@ if out=$(am_pristine $patches); then
 	if [ -z "$diff" ]; then
 		echo "ok $n the series together match the tested tree"
 	else
-		echo "# differs from build/src/linux-patched: $diff"
+		echo "$diff" | sed 's|^|# differs from build/src/linux-patched: |'
 		echo "not ok $n the series together match the tested tree"
 	fi
 else

@@ -235,7 +235,7 @@ for s in $OUTGOING; do
 	while read -r a; do [ -n "$a" ] && args+=("--to=$a"); done <<<"$to"
 	while read -r a; do [ -n "$a" ] && args+=("--cc=$a"); done <<<"$cc"
 	# The cover letter is from the author of the series' first patch.
-	first=$(g rev-list --reverse "$base..out-$s" | head -n1)
+	first=$(g rev-list --reverse "$base..out-$s" | sed -n 1p)
 	git -C "$repo" -c user.name="$(g log -1 --format=%an "$first")" \
 		-c user.email="$(g log -1 --format=%ae "$first")" \
 		format-patch -q --cover-letter --base="$base" "${args[@]}" \
