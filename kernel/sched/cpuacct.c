@@ -371,10 +371,10 @@ static void cpuacct_subtree_sum(struct cpuacct *ca, int cpu, u64 *vals)
 }
 
 /*
- * The root's counters on @cpu: the system-wide ones.  On 32-bit,
- * kernel_cpustat and rq->nr_switches are read under the rq->lock, which
- * rq->nr_switches is written under: a constant time with irqs off,
- * whatever the number of groups.
+ * The root's counters on @cpu: the system-wide ones.  On 32-bit, they are
+ * read under the rq->lock, which keeps rq->nr_switches, written under it,
+ * from tearing (kernel_cpustat is not written under it): a constant time
+ * with irqs off, whatever the number of groups.
  */
 static void cpuacct_root_read(int cpu, u64 *vals)
 {
