@@ -1607,9 +1607,9 @@ static void pct_bench_sum(struct kunit *test)
 
 /*
  * The case of Anton Blanchard's "sched: cpuacct: Use bigger percpu counter
- * batch values for stats counters" (2010): a counter of nanoseconds added
- * a tick at a time from all CPUs, with the default batch, with the batch
- * scaled to the tick, and into a plain per-CPU u64.
+ * batch values for stats counters" (2010), in nanoseconds: a counter of
+ * CPU time added a tick at a time from all CPUs, with the default batch,
+ * with the batch scaled to the tick, and into a plain per-CPU u64.
  */
 static void pct_bench_tick(struct kunit *test)
 {
