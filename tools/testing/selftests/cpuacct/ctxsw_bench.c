@@ -2,11 +2,12 @@
 /*
  * Context switch throughput of a pipe ping-pong between two tasks pinned
  * to one CPU (cpuacct_util.h), in the root group (depth 0) and in groups
- * at depth 1, 3 and 8.  A switch away from a task charges its group and
- * every ancestor, so the cost grows with the depth.
+ * at depth 1, 3 and 8: whether what cpuacct charges per switch grows with
+ * the depth of the task's group.
  *
- * A benchmark, not a test (make bench runs it): it reports and never
- * judges; it fails only if a ping-pong does.  A round trip is 2 switches.
+ * A benchmark, not a test (built, not run by kselftest): it reports and
+ * never judges; it fails only if a ping-pong does.  A round trip is 2
+ * switches.
  * Each depth is measured REPEAT times for RUN_NS, interleaved in a
  * rotating order, and the best run is reported: noise (other load on a
  * shared or emulated machine) only ever slows a run down, so the best run

@@ -22,7 +22,7 @@
  *   test_churn [-t SECS]
  *
  * With -t, cycles go on for SECS seconds instead of stopping after CYCLES
- * (the stress job of `make check-debug` runs it alongside CPU hotplug).
+ * (to run it alongside CPU hotplug, for instance).
  *
  * Forking two processes per cycle is slow on an emulated machine, so one
  * worker process does the cycles: it moves itself into the new child,

@@ -9,8 +9,8 @@
  *
  *   test_hotplug [-t RUN_MS] [-i INTERVAL_MS]
  *
- * The defaults (RUN_MS 2000, INTERVAL_MS 100) suit `make check`; the
- * stress job of `make check-debug` runs it for minutes.
+ * The defaults (RUN_MS 2000, INTERVAL_MS 100) suit a kselftest run; a
+ * stress run can give it minutes.
  */
 #define _GNU_SOURCE
 #include <errno.h>

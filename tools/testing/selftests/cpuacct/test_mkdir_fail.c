@@ -11,8 +11,8 @@
  * The failure probability cycles from 1% to MAX_PERCENT, so that both
  * outcomes occur: a mkdir makes dozens of allocations.  Skips on kernels
  * without CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC and their debugfs files.
- * Leaks that do not show in "Percpu:" are for kmemleak, which the stress
- * job of `make check-debug` runs afterwards.
+ * Leaks that do not show in "Percpu:" are for kmemleak: run a scan
+ * afterwards on a kernel with CONFIG_DEBUG_KMEMLEAK.
  */
 #define _GNU_SOURCE
 #include <errno.h>
