@@ -96,10 +96,8 @@ mkdir -p "$stage"
 for path in $(patched_files); do
 	owned_files | grep -qx "$path" &&
 		die "patches/ edits $path, which the series owns: change the file itself"
-	[ -f "$SRC_PRISTINE/$path" ] || continue
-	mkdir -p "$stage/$(dirname "$path")"
-	cp "$SRC_PRISTINE/$path" "$stage/$path"
 done
+seed_pristine "$stage" $(patched_files)
 for p in $(series_patches); do
 	if ! out=$(patch -p1 -N --no-backup-if-mismatch -r - -d "$stage" <"$TOP/patches/$p" 2>&1); then
 		printf 'error: patches/%s does not apply to %s:\n%s\n' "$p" "$ver" "$out" >&2
