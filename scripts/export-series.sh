@@ -161,8 +161,9 @@ for c in $(g rev-list --reverse "$base..series"); do
 	[ -n "$s" ] || die "'$subj' is in no series (scripts/lib.sh, OUTGOING)"
 	g checkout -q "out-$s"
 	if ! g cherry-pick --allow-empty "$c" >/dev/null 2>&1; then
+		f=$(g diff --name-only --diff-filter=U | xargs)
 		g cherry-pick --abort >/dev/null 2>&1 || true
-		die "series $s: '$subj' does not apply without the patches of the other series before it: the series must not depend on each other"
+		die "series $s: '$subj' does not apply${f:+ (to $f)} without the patches of the other series before it: the series must not depend on each other"
 	fi
 	count[$s]=$((count[$s] + 1))
 done
@@ -226,6 +227,7 @@ tmp=$(mktemp -d)
 total=0
 for s in $OUTGOING; do
 	[ "${count[$s]}" -gt 0 ] || die "series $s is empty"
+	declare -F "cover_$s" >/dev/null || die "series $s has no cover letter (cover_$s)"
 	# Recipients, from the base tree's MAINTAINERS.
 	g format-patch -q -o "$tmp/$s" "$base..out-$s"
 	gm() { (cd "$SRC_PRISTINE" && perl scripts/get_maintainer.pl --no-git --no-rolestats "$@" "$tmp/$s"/*.patch); }
