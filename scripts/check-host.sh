@@ -7,7 +7,9 @@
 #    tree that was built and tested (build/src/linux-patched);
 #  - every patch passes checkpatch.pl --strict;
 #  - each series builds patch by patch (check-series-build.sh);
-#  - the series uses no interface newer than v6.12 (check-api.sh).
+#  - the series uses no interface newer than v6.12 (check-api.sh);
+#  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
+#  - the kselftest tarball builds and lists every test (check-kselftest.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,7 +23,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 2))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 4))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -76,5 +78,6 @@ done
 "$TOP/scripts/check-series-build.sh" $((n + 1))
 n=$((n + nseries))
 "$TOP/scripts/check-api.sh" $((n + 1))
-"$TOP/scripts/check-kselftest.sh" $((n + 2))
+"$TOP/scripts/check-deps.sh" $((n + 2))
+"$TOP/scripts/check-kselftest.sh" $((n + 3))
 echo "ktest: host done"
