@@ -13,7 +13,7 @@
 #                        (SMP=N: the real-time experiments at N vCPUs)
 #   make bench-scale     base vs patched under contention at 1, 2, 4, ...
 #                        vCPUs up to the host's cores: build/bench-scale/
-#   make series          export the two series to build/outgoing/{percpu_counter,cpuacct}/
+#   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #   make keyflip-control does text patching survive on this QEMU (README)
 #

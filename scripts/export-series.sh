@@ -228,9 +228,11 @@ total=0
 for s in $OUTGOING; do
 	[ "${count[$s]}" -gt 0 ] || die "series $s is empty"
 	declare -F "cover_$s" >/dev/null || die "series $s has no cover letter (cover_$s)"
-	# Recipients, from the base tree's MAINTAINERS.
+	# Recipients, from the base tree's MAINTAINERS, by file and not by
+	# keyword (K:): the changelogs name architectures (riscv64) and other
+	# subsystems' code, which would add their lists.
 	g format-patch -q -o "$tmp/$s" "$base..out-$s"
-	gm() { (cd "$SRC_PRISTINE" && perl scripts/get_maintainer.pl --no-git --no-rolestats "$@" "$tmp/$s"/*.patch); }
+	gm() { (cd "$SRC_PRISTINE" && perl scripts/get_maintainer.pl --no-git --no-rolestats --no-keywords "$@" "$tmp/$s"/*.patch); }
 	to=$(gm --no-r --no-l)
 	cc=$(gm | grep -vxF "$to" || true)
 	args=()
