@@ -32,8 +32,13 @@ static const int parent_of[NR_GROUPS] = { -1, TOP, TOP, A, A, B };
 static const int leaves[] = { A1, A2, B1 };
 #define NR_LEAVES 3
 
-/* Switches a leaf may have beyond what its tasks sampled: fork, exit */
-#define EPSILON		32
+/*
+ * Switches a leaf may have beyond what its tasks sampled: pinning, fork,
+ * exit.  On a slow kernel (debug options under emulation) those take
+ * several ticks, each of which may switch a task out; 33 were seen.  A
+ * switch charged twice would be off by the whole count.
+ */
+#define EPSILON		64
 
 static struct cg_tree tree = {
 	.n = NR_GROUPS, .names = names, .parent_of = parent_of,
