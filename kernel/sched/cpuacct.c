@@ -10,7 +10,7 @@
  * group, whatever its depth; the hierarchical totals the files show are
  * summed over the group's subtree when a file is read.  The root group is
  * the exception: its counters are the system-wide ones (its per-CPU
- * usage, charged for every task, kernel_cpustat and rq->nr_switches), and
+ * usage, charged for every task; kernel_cpustat; rq->nr_switches), and
  * reading them walks nothing.
  *
  * A group's value on a CPU, for each counter, is
@@ -114,7 +114,8 @@ static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 
 /*
  * The root's ->own[USAGE] counts every task; its other counters are
- * kernel_cpustat and rq->nr_switches, and its ->aux is unused.
+ * kernel_cpustat and rq->nr_switches, and its other ->own[] entries and
+ * its ->aux are unused.
  */
 static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
 static struct cpuacct root_cpuacct = {
@@ -371,10 +372,12 @@ static void cpuacct_subtree_sum(struct cpuacct *ca, int cpu, u64 *vals)
 }
 
 /*
- * The root's counters on @cpu: the system-wide ones.  On 32-bit, they are
- * read under the rq->lock, which keeps rq->nr_switches, written under it,
- * from tearing (kernel_cpustat is not written under it): a constant time
- * with irqs off, whatever the number of groups.
+ * The root's counters on @cpu: the system-wide ones.  On 32-bit,
+ * kernel_cpustat and rq->nr_switches are read under the rq->lock, which
+ * keeps rq->nr_switches, always written under it, from tearing:
+ * kernel_cpustat is also written without it (tick, irq time) and may tear,
+ * as in /proc/stat.  A constant time with irqs off, whatever the number of
+ * groups.
  */
 static void cpuacct_root_read(int cpu, u64 *vals)
 {
