@@ -3,7 +3,7 @@
 #
 # make check-debug's stress job, bounded by SECS (default 120):
 #   stress.sh [SECS]
-# First, for SECS/4 seconds, a lone group made and removed under switch
+# First, for SECS/2 seconds, a lone group made and removed under switch
 # load. Then for SECS seconds at once: CPU hotplug under ping-pongs in a
 # depth-3 cpuacct tree (test_hotplug), the percpu_counter module's
 # concurrency tests loaded again and again, group churn with task
@@ -141,7 +141,7 @@ reset_loop() {
 
 echo "KTAP version 1"
 echo "1..9"
-flip_loop $((secs / 4)) >/tmp/flip.ktap 2>&1
+flip_loop $((secs / 2)) >/tmp/flip.ktap 2>&1
 flip_rc=$?
 indent </tmp/flip.ktap
 case $flip_rc in
