@@ -448,7 +448,7 @@ static int pct_exact_fn(struct pct_worker *w)
 		switch (r & 15) {
 		case 0 ... 8:
 			/* small: the fast path */
-			amount = sign * (s64)(1 + (r >> 16) % 3);
+			amount = sign * (s64)(1 + (u32)(r >> 16) % 3);
 			percpu_counter_add(g->fbc, amount);
 			break;
 		case 9:
@@ -459,21 +459,21 @@ static int pct_exact_fn(struct pct_worker *w)
 				percpu_counter_dec(g->fbc);
 			break;
 		case 10:
-			amount = (s64)(1 + (r >> 16) % 7);
+			amount = (s64)(1 + (u32)(r >> 16) % 7);
 			percpu_counter_sub(g->fbc, amount);
 			amount = -amount;
 			break;
 		case 11:
 		case 12:
 			/* at least the batch: always folds */
-			amount = sign * (batch + (s64)((r >> 16) % (4 * batch)));
+			amount = sign * (batch + (s64)((u32)(r >> 16) % (4 * batch)));
 			percpu_counter_add(g->fbc, amount);
 			break;
 		case 13:
 		case 14:
 			/* ticks of CPU time, as cpuacct would add */
 			amount = sign * ((s64)TICK_NSEC - 500 +
-					 (s64)((r >> 16) % 1000));
+					 (s64)((u32)(r >> 16) % 1000));
 #ifdef HAVE_PERCPU_COUNTER_SCALED_BATCH
 			percpu_counter_add_scaled(g->fbc, amount, TICK_NSEC);
 #else
@@ -481,7 +481,7 @@ static int pct_exact_fn(struct pct_worker *w)
 #endif
 			break;
 		default:
-			amount = sign * (s64)((r >> 16) % 1000);
+			amount = sign * (s64)((u32)(r >> 16) % 1000);
 			percpu_counter_add_local(g->fbc2, amount);
 			local_total += amount;
 			amount = 0;
@@ -591,9 +591,9 @@ static int pct_window_fn(struct pct_worker *w)
 			if (g->kind == PCT_WINDOW_DEC)
 				amount = -1;
 			else if (r & 7)
-				amount = 1 + (r >> 8) % 3;
+				amount = 1 + (u32)(r >> 8) % 3;
 			else
-				amount = batch + (r >> 8) % batch;
+				amount = batch + (u32)(r >> 8) % batch;
 			pct_add_tracked(w, amount, batch);
 		}
 		w->ops += PCT_CHUNK;
@@ -717,9 +717,9 @@ static int pct_hotplug_fn(struct pct_worker *w)
 			s64 amount = (r & 0x100) ? -1 : 1;
 
 			if (!(r & 7))
-				amount *= 64 + (r >> 16) % 1000;
+				amount *= 64 + (u32)(r >> 16) % 1000;
 			else
-				amount *= 1 + (r >> 16) % 3;
+				amount *= 1 + (u32)(r >> 16) % 3;
 			percpu_counter_add(g->fbc, amount);
 			total += amount;
 		}
