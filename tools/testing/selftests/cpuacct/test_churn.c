@@ -51,11 +51,7 @@
 #define WARMUP_CYCLES	100
 #define ROUNDS		5
 #define PERCPU_SLACK_KB	64
-/*
- * Removed groups are freed by RCU callbacks and a work item; on a guest
- * whose host is busy, a thousand of them once took more than 10 s.
- */
-#define SETTLE_MS	30000
+#define SETTLE_MS	10000
 /* Stop early rather than run into the kselftest timeout on slow guests. */
 #define MAX_CHURN_NS	(40 * NSEC_PER_SEC)
 
