@@ -254,35 +254,41 @@ static uint64_t u0, sw0;
 /* After the parent's removal */
 static long percpu = -1, num = -1;
 
-/*
- * The parent, and the warm-up: wait until groups and Percpu stop going
- * down, for the starting point.
- */
-static void setup(void)
+/* A new parent, and @n cycles in it without a reader. */
+static void churn_alone(int n, const char *what)
 {
-	int i, status;
+	int status;
 	pid_t wk;
 
 	parent = cg_create(cg_test_name("churn"));
 	if (!parent)
 		ksft_exit_fail_msg("cannot create parent\n");
 	snprintf(child, sizeof(child), "%s/c", parent);
-
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		ksft_exit_fail_perror("mmap");
 	memset(sh, 0, sizeof(*sh));
-
 	fflush(stdout);
 	wk = fork();
 	if (wk < 0)
 		ksft_exit_fail_perror("fork");
 	if (!wk)
-		worker(sh, parent, child, has_sw, WARMUP_CYCLES, MAX_CHURN_NS);
+		worker(sh, parent, child, has_sw, n, MAX_CHURN_NS);
 	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		ksft_exit_fail_msg("warm-up failed: %s\n", sh->worker_why);
+		ksft_exit_fail_msg("%s failed: %s\n", what, sh->worker_why);
+}
+
+/*
+ * The parent, and the warm-up: wait until groups and Percpu stop going
+ * down, for the starting point.
+ */
+static void setup(void)
+{
+	int i;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		ksft_exit_fail_perror("mmap");
+	churn_alone(WARMUP_CYCLES, "warm-up");
 	percpu0 = meminfo_percpu_kb();
 	num0 = proc_cgroups_num();
 	for (i = 0; i < SETTLE_MS / 100; i++) {
@@ -403,26 +409,12 @@ static int test_no_group_leaked(void)
 static int test_percpu_memory_returns(void)
 {
 	long before = percpu, after = -1;
-	int i, status;
-	pid_t wk;
+	int i;
 
 	if (percpu <= percpu0 + PERCPU_SLACK_KB)
 		return KSFT_PASS;
 
-	parent = cg_create(cg_test_name("churn2"));
-	if (!parent)
-		ksft_exit_fail_msg("cannot create parent\n");
-	snprintf(child, sizeof(child), "%s/c", parent);
-	memset(sh, 0, sizeof(*sh));
-	fflush(stdout);
-	wk = fork();
-	if (wk < 0)
-		ksft_exit_fail_perror("fork");
-	if (!wk)
-		worker(sh, parent, child, has_sw, CYCLES, MAX_CHURN_NS);
-	if (waitpid(wk, &status, 0) != wk || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		ksft_exit_fail_msg("second churn failed: %s\n", sh->worker_why);
+	churn_alone(CYCLES, "second churn");
 	if (cg_destroy(parent))
 		ksft_exit_fail_msg("cannot remove parent\n");
 
