@@ -32,11 +32,6 @@ for d in $SELFTESTS; do
 	mod=$TOP/tools/testing/selftests/$d/module
 	[ -d "$mod" ] || continue
 	step "building test module $d/module against $variant"
-	# kbuild writes into M=, so build a copy (rsync keeps mtimes).
-	mkdir -p "$out/ktest-src/$d"
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$mod/" "$out/ktest-src/$d/"
-	make -s -C "$out" M="$out/ktest-src/$d" modules \
-		>"$BUILD/logs/$variant-module-$d.log" 2>&1 ||
-		{ cat "$BUILD/logs/$variant-module-$d.log" >&2; die "$d module build failed"; }
-	cp "$out/ktest-src/$d"/*.ko "$out/ktest/"
+	build_module "$mod" "$variant" "$d"
+	cp "$out/$d-src"/*.ko "$out/ktest/"
 done

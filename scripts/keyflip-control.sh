@@ -13,9 +13,8 @@ variant=${1:-base} flips=${2:-3000}
 out=$BUILD/$variant
 [ -f "$out/Module.symvers" ] || die "build the $variant kernel first"
 step "building the keyflip module against $variant"
-mkdir -p "$out/keyflip-src" "$out/control"
-rsync -a "$TOP/scripts/keyflip/" "$out/keyflip-src/"
-make -s -C "$out" M="$out/keyflip-src" modules
+build_module "$TOP/scripts/keyflip" "$variant" keyflip
+mkdir -p "$out/control"
 cp "$out/keyflip-src/keyflip.ko" "$out/control/"
 "$TOP/scripts/mkinitramfs.sh" "$variant"
 

@@ -120,6 +120,18 @@ outgoing_of() {
 
 JOBS=${JOBS:-$(nproc)}
 
+# build_module SRC VARIANT NAME: the out-of-tree module in SRC, built with
+# M= against VARIANT's kernel, in build/VARIANT/NAME-src: kbuild writes
+# into M=, so a copy (rsync keeps mtimes, so rebuilds are incremental).
+build_module() {
+	local out=$BUILD/$2 log=$BUILD/logs/$2-module-$3.log
+
+	mkdir -p "$out/$3-src"
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$1/" "$out/$3-src/"
+	make -s -C "$out" M="$out/$3-src" modules >"$log" 2>&1 ||
+		{ cat "$log" >&2; die "$3 module build failed (log: $log)"; }
+}
+
 # kselftest targets the series adds (each has a `config` fragment).
 SELFTESTS=$(cd "$TOP/tools/testing/selftests" 2>/dev/null && for d in */; do
 	[ -f "$d/Makefile" ] && echo "${d%/}"; done | xargs)

@@ -3,14 +3,10 @@
 #
 # keyflip.sh [FLIPS]: two pipe loops (switch load), then the keyflip
 # module flips its own static key FLIPS times (scripts/keyflip-control.sh).
+. /etc/ktest/ktap.sh
 flips=${1:-3000}
-rm -f /tmp/keyflip.stop
-for load in 1 2; do
-	while [ ! -e /tmp/keyflip.stop ]; do echo x; done |
-		while read -r x; do :; done &
-done
+switch_load_start keyflip
 t0=$(date +%s)
 insmod /lib/modules/keyflip.ko flips="$flips" || exit 1
 echo "keyflip: $flips flips survived in $(($(date +%s) - t0)) s"
-touch /tmp/keyflip.stop
-wait
+switch_load_stop keyflip

@@ -5,6 +5,22 @@
 
 indent() { sed 's/^/    /'; }
 
+# switch_load_start NAME: two pipe loops, a context switch or two a line,
+# until switch_load_stop NAME, which waits for the shell's background jobs.
+switch_load_start() {
+	local load
+
+	rm -f "/tmp/$1.stop"
+	for load in 1 2; do
+		while [ ! -e "/tmp/$1.stop" ]; do echo x; done |
+			while read -r x; do :; done &
+	done
+}
+switch_load_stop() {
+	touch "/tmp/$1.stop"
+	wait
+}
+
 # ktap_kselftest N DIR PROG [ARGS...]: a kselftest program, killed after
 # the timeout of DIR/settings (or $ktap_timeout, if set).
 ktap_kselftest() {

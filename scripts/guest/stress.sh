@@ -31,23 +31,18 @@ end=$(($(date +%s) + secs))
 # (QEMU 7.2) text patching can leave a CPU running a stale int3, which
 # panics the guest (README, "Text patching under QEMU").
 flip_loop() {
-	local stop=$(($(date +%s) + $1)) i=0 bad=0 load=
+	local stop=$(($(date +%s) + $1)) i=0 bad=0
 
 	if [ -n "$(ls -d $cg/*/ 2>/dev/null)" ]; then
 		echo "# other groups exist"
 		return 4
 	fi
-	rm -f /tmp/flip.stop
-	for load in 1 2; do
-		while [ ! -e /tmp/flip.stop ]; do echo x; done |
-			while read -r x; do :; done &
-	done
+	switch_load_start flip
 	while [ "$(date +%s)" -lt $stop ] && [ $i -lt 1000 ]; do
 		i=$((i + 1))
 		{ mkdir $cg/stress_flip && rmdir $cg/stress_flip; } || bad=$((bad + 1))
 	done
-	touch /tmp/flip.stop
-	wait
+	switch_load_stop flip
 	echo "# $i group creations and removals under switch load, $bad errors"
 	[ $bad = 0 ]
 }
