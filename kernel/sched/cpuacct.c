@@ -376,8 +376,8 @@ static void cpuacct_subtree_sum(struct cpuacct *ca, int cpu, u64 *vals)
  * kernel_cpustat and rq->nr_switches are read under the rq->lock, which
  * keeps rq->nr_switches, always written under it, from tearing:
  * kernel_cpustat is also written without it (tick, irq time) and may tear,
- * as in /proc/stat.  A constant time with irqs off, whatever the number of
- * groups.
+ * as in /proc/stat.  A constant time, whatever the number of groups; on
+ * 32-bit, with irqs off.
  */
 static void cpuacct_root_read(int cpu, u64 *vals)
 {
