@@ -9,7 +9,8 @@
 #  - each series builds patch by patch (check-series-build.sh);
 #  - the series uses no interface newer than v6.12 (check-api.sh);
 #  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
-#  - the kselftest tarball builds and lists every test (check-kselftest.sh).
+#  - the kselftest tarball builds and lists every test (check-kselftest.sh);
+#  - KCSAN's stress job ignores no function the series changes.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,7 +24,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 4))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 5))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -80,4 +81,19 @@ n=$((n + nseries))
 "$TOP/scripts/check-api.sh" $((n + 1))
 "$TOP/scripts/check-deps.sh" $((n + 2))
 "$TOP/scripts/check-kselftest.sh" $((n + 3))
+
+# A function named in kcsan-ignore.txt must be stock: no patch adds,
+# removes or changes a line of it (a hunk's @@ line names its function).
+n=$((n + 4))
+ignore=$(grep -Ev '^(#|$)' "$TOP/scripts/guest/kcsan-ignore.txt")
+hits=$(for f in $ignore; do
+	grep -Hw -- "$f" $patches | grep -E '^[^:]+:(@@|[-+]([^-+]|$))' |
+		sed "s|^$BUILD/outgoing/||"
+done)
+if [ -z "$hits" ]; then
+	echo "ok $n KCSAN ignores only functions the series does not change"
+else
+	echo "$hits" | sed 's/^/# /'
+	echo "not ok $n KCSAN ignores only functions the series does not change"
+fi
 echo "ktest: host done"

@@ -27,7 +27,9 @@ spec=$out/initramfs.list
 	for f in "$TOP"/scripts/guest/*.sh; do
 		echo "file /etc/ktest/${f##*/} $f 0755 0 0"
 	done
-	echo "file /etc/ktest/splats.txt $TOP/scripts/guest/splats.txt 0644 0 0"
+	for f in "$TOP"/scripts/guest/*.txt; do
+		echo "file /etc/ktest/${f##*/} $f 0644 0 0"
+	done
 	for f in "$out"/ktest/*.ko; do
 		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
 	done
