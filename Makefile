@@ -5,12 +5,16 @@
 #   make                 build the patched kernel, boot it, show cpuacct at work
 #   make check           all tests: host checks of the series, then the
 #                        kselftests and test modules in the guest
+#   make check ARCH=i386|arm64
+#                        the guest suite on a 32-bit x86 or an arm64 guest
+#   make check-arch      both of those (not part of CI)
 #   make check-debug     make check's guest tests on the debug kernel
 #                        (lockdep, KASAN, kmemleak, ...), then a stress job
 #                        (CPU hotplug, churn, allocation failure) on it and
 #                        on the KCSAN kernel
 #   make bench           base vs patched vs nocpuacct: build/bench/report.md
-#                        (SMP=N: the real-time experiments at N vCPUs)
+#                        (SMP=N: the real-time experiments at N vCPUs;
+#                        ARCH=i386|arm64: build/ARCH-bench/report.md)
 #   make bench-scale     base vs patched under contention at 1, 2, 4, ...
 #                        vCPUs up to the host's cores: build/bench-scale/
 #   make series          export the two series to build/outgoing/NAME/
@@ -27,6 +31,10 @@
 #   tests-V      kselftests (static), test modules (M=)       scripts/build-tests.sh
 #   initramfs-V  busybox, scripts/guest/*, tests, modules      scripts/mkinitramfs.sh
 #
+# ARCH=i386|arm64 (default x86_64) prefixes the variant: i386-patched is
+# configs/patched.config (+ configs/arch-i386.config) for i386, in
+# build/i386-patched, cross-compiled, booted in that arch's QEMU.
+#
 # KSRC=/path/to/linux-6.12.y builds from your tree instead of Debian's
 # linux-source-6.12. Logs go to build/logs/.
 
@@ -35,11 +43,23 @@ SMP ?= 2
 S := scripts
 BUILD ?= $(CURDIR)/build
 export BUILD
+ARCH ?= x86_64
+GUEST_ARCHES := i386 arm64
+ifeq ($(filter $(ARCH),x86_64 $(GUEST_ARCHES)),)
+$(error ARCH=$(ARCH): one of x86_64 $(GUEST_ARCHES))
+endif
+# The variant prefix of ARCH: build/i386-patched is i386's patched.
+AP := $(if $(filter x86_64,$(ARCH)),,$(ARCH)-)
+BASE_VARIANT := $(VARIANT)
+override VARIANT := $(AP)$(VARIANT)
+# The host checks (the series itself) are the same on every arch: x86_64's.
+HOSTLOG := $(if $(filter x86_64,$(ARCH)),$(BUILD)/logs/host-check.log)
+DEPS_ARCHES ?= $(filter-out x86_64,$(ARCH))
 
 all: demo
 
 deps:
-	@$(S)/deps.sh
+	@$(S)/deps.sh $(DEPS_ARCHES)
 src: deps
 	@$(S)/prepare-src.sh
 kernel-%: src
@@ -54,9 +74,9 @@ demo: initramfs-patched
 
 # Host checks and the guest run both print KTAP; the summary counts them.
 check: initramfs-$(VARIANT)
-	-@$(S)/check-host.sh | tee $(BUILD)/logs/host-check.log
+	$(if $(HOSTLOG),-@$(S)/check-host.sh | tee $(HOSTLOG))
 	-@$(S)/qemu-run.sh -v $(VARIANT) -m check -s $(SMP)
-	@$(S)/ktap-summary.py $(BUILD)/logs/host-check.log \
+	@$(S)/ktap-summary.py $(HOSTLOG) \
 		$(BUILD)/logs/$(VARIANT)-check.log
 
 # The debug variants are slow under TCG: the stress job runs STRESS_SECS.
@@ -71,11 +91,19 @@ check-debug: initramfs-debug initramfs-kcsan
 	@$(S)/ktap-summary.py $(BUILD)/logs/debug-check.log \
 		$(BUILD)/logs/debug-stress.log $(BUILD)/logs/kcsan-stress.log
 
+# make check's guest suite on both other architectures, one count line.
+check-arch: DEPS_ARCHES = $(GUEST_ARCHES)
+check-arch: $(foreach a,$(GUEST_ARCHES),initramfs-$(a)-$(BASE_VARIANT))
+	-@$(S)/qemu-run.sh -v i386-$(BASE_VARIANT) -m check -s $(SMP)
+	-@$(S)/qemu-run.sh -v arm64-$(BASE_VARIANT) -m check -s $(SMP)
+	@$(S)/ktap-summary.py $(foreach a,$(GUEST_ARCHES),\
+		$(BUILD)/logs/$(a)-$(BASE_VARIANT)-check.log)
+
 # Real time: never more vCPUs than host cores (bench.sh refuses).
-bench: initramfs-base initramfs-patched initramfs-nocpuacct
-	@SMP=$(SMP) $(S)/bench.sh
-bench-scale: initramfs-base initramfs-patched
-	@$(S)/bench.sh scale
+bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)nocpuacct
+	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench.sh
+bench-scale: initramfs-$(AP)base initramfs-$(AP)patched
+	@ARCH=$(ARCH) $(S)/bench.sh scale
 
 series: src
 	@$(S)/export-series.sh
@@ -90,5 +118,5 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check check-debug bench bench-scale series \
-	keyflip-control shell clean
+.PHONY: all deps src demo check check-arch check-debug bench bench-scale \
+	series keyflip-control shell clean

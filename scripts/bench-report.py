@@ -278,7 +278,8 @@ if scale:
 
 out = []
 out.append('# make bench report\n')
-out.append(f'Kernel {kver}, QEMU {qemu_version()}; '
+out.append(f'Kernel {kver}, {os.environ.get("ARCH") or "x86_64"} guest, '
+	   f'QEMU {qemu_version()}; '
 	   'kernels: base (stock), patched (the series), nocpuacct '
 	   '(stock, CONFIG_CGROUP_CPUACCT=n). Values: median [min-max] over '
 	   'the rounds. icount rows are one run: guest time counts '

@@ -7,7 +7,9 @@
 # scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
 # ..." runs only those experiments (names as in results.csv); SMP=N runs
 # the real-time experiments at N vCPUs (default 2, at most the host's
-# cores).
+# cores). ARCH=i386 or arm64 runs them on that arch's kernels (i386-base,
+# ...), results in build/ARCH-bench/ (the kernel column still says base,
+# patched, ...).
 #
 # bench.sh scale (make bench-scale): the real-time experiments (pcpu,
 # mmap), base vs patched, at 1, 2, 4, ... vCPUs up to the host's cores, the
@@ -21,10 +23,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
+arch_of "${ARCH:-x86_64}-"
 cores=$(nproc)
 case $what in
 all)
-	out=$BUILD/bench
+	out=$BUILD/${APFX}bench
 	smp=${SMP:-2}
 	# MTTCG runs one thread per vCPU: more vCPUs than host cores would
 	# measure the host's scheduler.
@@ -32,7 +35,7 @@ all)
 	[ "$smp" -ge 1 ] && [ "$smp" -le "$cores" ] ||
 		die "SMP=${SMP:-}: the real-time experiments run at 1 to $cores vCPUs (this host's cores)"
 	;;
-scale) out=$BUILD/bench-scale ;;
+scale) out=$BUILD/${APFX}bench-scale ;;
 *) die "usage: bench.sh [scale]" ;;
 esac
 kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
@@ -61,7 +64,7 @@ bench() {
 	[ "$mode" = icount ] && icount=-i
 	[ -n "$kp" ] && kparams="-k $kp"
 	step "$exp: $k, round $r ($mode, -smp $smp)"
-	if QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$k" -m bench -s "$smp" \
+	if QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$APFX$k" -m bench -s "$smp" \
 		$icount $kparams -a "$args" -l "$log" -t 900; then
 		rows=$(sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
 			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$cores"

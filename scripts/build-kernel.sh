@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-kernel.sh VARIANT: configure (tinyconfig + configs/kernel.config +
-# every selftest target's config + configs/VARIANT.config) and build
-# bzImage, modules and uapi headers in build/VARIANT. The config is only
-# regenerated when a fragment changed, so reruns are incremental.
+# every selftest target's config [+ configs/arch-ARCH.config] +
+# configs/VARIANT.config) and build the boot image, modules and uapi
+# headers in build/VARIANT. VARIANT may name an architecture (i386-patched,
+# arm64-base: lib.sh's arch_of); the config is only regenerated when a
+# fragment changed, so reruns are incremental.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: build-kernel.sh VARIANT}
 src=$(variant_tree "$variant")
+arch_of "$variant"
 out=$BUILD/$variant
 mkdir -p "$out" "$BUILD/logs"
 
@@ -18,16 +21,18 @@ for d in $SELFTESTS; do
 	[ -f "$TOP/tools/testing/selftests/$d/config" ] || continue
 	frags="$frags $TOP/tools/testing/selftests/$d/config"
 done
-frags="$frags $TOP/configs/$variant.config"
+[ -z "$APFX" ] || frags="$frags $TOP/configs/arch-$KARCH.config"
+frags="$frags $TOP/configs/$(variant_config "$variant").config"
 
 kmake() {
-	local cc=gcc
-	command -v ccache >/dev/null && cc="ccache gcc"
+	local cc=${CROSS}gcc
+	command -v ccache >/dev/null && cc="ccache $cc"
 	# Same base dir for every variant so ccache shares objects between them.
 	CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 \
 	KBUILD_BUILD_TIMESTAMP='Sat Jan 1 00:00:00 UTC 2000' \
 	KBUILD_BUILD_USER=cpuacct-scale KBUILD_BUILD_HOST=qemu \
-		make -s -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" "$@"
+		make -s -C "$src" O="$out" ARCH="$KARCH" \
+			CROSS_COMPILE="$CROSS" CC="$cc" -j"$JOBS" "$@"
 }
 
 sum=$(cat $frags | sha1sum | cut -d' ' -f1)
@@ -56,7 +61,7 @@ $missing"
 fi
 
 step "building kernel: $variant"
-if ! kmake bzImage modules >"$BUILD/logs/$variant-build.log" 2>&1; then
+if ! kmake "${IMAGE##*/}" modules >"$BUILD/logs/$variant-build.log" 2>&1; then
 	tail -n 40 "$BUILD/logs/$variant-build.log" >&2
 	die "$variant: kernel build failed (log: build/logs/$variant-build.log)"
 fi

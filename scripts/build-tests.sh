@@ -5,7 +5,8 @@
 #   build/VARIANT/kselftest  the series' kselftests, static, installed the
 #                            kselftest way (kselftest-list.txt), built
 #                            against VARIANT's own uapi headers, so that
-#                            no variant needs another built
+#                            no variant needs another built (for
+#                            ARCH-VARIANT, with ARCH's cross compiler)
 #   build/VARIANT/ktest      out-of-tree test modules (any selftest dir with
 #                            a module/ subdir), built with M= against VARIANT
 set -euo pipefail
@@ -13,6 +14,7 @@ set -euo pipefail
 
 variant=${1:?usage: build-tests.sh VARIANT}
 out=$BUILD/$variant
+arch_of "$variant"
 hdr=$out/hdr/include
 [ -d "$hdr" ] || die "build the $variant kernel first (its uapi headers)"
 
@@ -22,6 +24,7 @@ step "building kselftests: $SELFTESTS"
 # kselftest.h are upstream's.
 CFLAGS="-O2 -static" LDFLAGS="-static" \
 make -s -C "$SRC_PATCHED/tools/testing/selftests" \
+	ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
 	TARGETS="$SELFTESTS" KHDR_INCLUDES="-isystem $hdr" \
 	O="$out/kselftest-build" INSTALL_PATH="$out/kselftest" \
 	install >"$BUILD/logs/$variant-kselftest-build.log" 2>&1 ||

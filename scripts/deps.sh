@@ -8,6 +8,14 @@ set -euo pipefail
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
       rsync git ccache python3 perl kmod busybox-static qemu-system-x86
       gnuplot-nox"
+# deps.sh [ARCH...]: also what i386 or arm64 guests need (cross compilers
+# and their libc for the static kselftests, the arm64 emulator).
+for a in "$@"; do
+	case $a in
+	i386) pkgs="$pkgs gcc-i686-linux-gnu libc6-dev-i386-cross" ;;
+	arm64) pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm" ;;
+	esac
+done
 # linux-source-6.12 is the default base; KSRC replaces it.
 [ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.12"
 

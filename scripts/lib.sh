@@ -15,7 +15,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # The source tree a variant is built from: the "# tree:" line of its
 # fragment, "patched" or "pristine".
 variant_tree() {
-	local frag=$TOP/configs/$1.config tree
+	local frag=$TOP/configs/$(variant_config "$1").config tree
 	[ -f "$frag" ] || die "unknown variant '$1' (no configs/$1.config)"
 	tree=$(sed -n 's/^# tree: *//p' "$frag")
 	case $tree in
@@ -126,12 +126,73 @@ JOBS=${JOBS:-$(nproc)}
 build_module() {
 	local out=$BUILD/$2 log=$BUILD/logs/$2-module-$3.log
 
+	arch_of "$2"
 	mkdir -p "$out/$3-src"
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' "$1/" "$out/$3-src/"
-	make -s -C "$out" M="$out/$3-src" modules >"$log" 2>&1 ||
+	make -s -C "$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		M="$out/$3-src" modules >"$log" 2>&1 ||
 		{ cat "$log" >&2; die "$3 module build failed (log: $log)"; }
 }
 
 # kselftest targets the series adds (each has a `config` fragment).
 SELFTESTS=$(cd "$TOP/tools/testing/selftests" 2>/dev/null && for d in */; do
 	[ -f "$d/Makefile" ] && echo "${d%/}"; done | xargs)
+
+# Guest architectures. A variant named ARCH-V (i386-patched, arm64-base)
+# is configs/V.config built for ARCH in build/ARCH-V; a plain V is x86_64.
+# arch_of VARIANT sets, for the variant's architecture:
+#   KARCH, CROSS   the kernel's ARCH= and CROSS_COMPILE= ("" = the host's)
+#   IMAGE          the boot image, relative to the build dir
+#   QEMU           the system emulator and machine options
+#   CONSOLE        the serial console the guest writes to
+#   DEBARCH        Debian's name for it (busybox-static of that arch)
+#   APFX           the variant name's prefix ("" for x86_64)
+arch_of() {
+	case $1 in
+	i386-*)
+		KARCH=i386 CROSS=i686-linux-gnu- IMAGE=arch/x86/boot/bzImage
+		QEMU="qemu-system-i386 -cpu max" CONSOLE=ttyS0 DEBARCH=i386
+		APFX=i386- ;;
+	arm64-*)
+		KARCH=arm64 CROSS=aarch64-linux-gnu- IMAGE=arch/arm64/boot/Image
+		QEMU="qemu-system-aarch64 -M virt -cpu cortex-a57"
+		CONSOLE=ttyAMA0 DEBARCH=arm64 APFX=arm64- ;;
+	*)
+		KARCH=x86_64 CROSS= IMAGE=arch/x86/boot/bzImage
+		QEMU=qemu-system-x86_64 CONSOLE=ttyS0 DEBARCH=amd64 APFX= ;;
+	esac
+}
+
+# The config fragment of a variant: its name without the arch prefix.
+variant_config() {
+	arch_of "$1"
+	echo "${1#"$APFX"}"
+}
+
+# fetch_busybox DEBARCH: Debian's busybox-static for DEBARCH, unpacked in
+# build/busybox-DEBARCH. apt works from its own lists in build/apt-DEBARCH,
+# so the host's apt configuration is not changed and no root is needed.
+fetch_busybox() {
+	local a=$1 d=$BUILD/apt-$1
+	step "fetching Debian's busybox-static:$a"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	local o=(-o "APT::Architectures=$a" -o "Dir::State::Lists=$d/lists"
+		 -o "Dir::Cache=$d/cache" -o Debug::NoLocking=1
+		 -o APT::Sandbox::User="$(id -un)")
+	apt-get -qq "${o[@]}" update &&
+		(cd "$d" && rm -f ./*.deb && apt-get -qq "${o[@]}" download "busybox-static:$a") ||
+		die "could not download busybox-static:$a"
+	rm -rf "$BUILD/busybox-$a"
+	dpkg -x "$d"/busybox-static_*_"$a".deb "$BUILD/busybox-$a"
+}
+
+# The busybox the guest runs: Debian's busybox-static, the host's own for
+# x86_64, else the one deps.sh unpacked into build/busybox-DEBARCH.
+busybox_of() {
+	arch_of "$1"
+	if [ "$DEBARCH" = amd64 ]; then
+		echo /bin/busybox
+	else
+		echo "$BUILD/busybox-$DEBARCH/bin/busybox"
+	fi
+}

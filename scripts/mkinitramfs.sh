@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh VARIANT: build/VARIANT/initramfs.cpio with busybox, the
-# guest scripts (scripts/guest), VARIANT's kselftests and test modules.
+# guest scripts (scripts/guest), VARIANT's kselftests and test modules
+# (for ARCH-VARIANT, ARCH's busybox, fetched once).
 # Written with the kernel's own usr/gen_init_cpio, so no root is needed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: mkinitramfs.sh VARIANT}
 out=$BUILD/$variant
-busybox=/bin/busybox	# Debian's busybox-static
+arch_of "$variant"
+busybox=$(busybox_of "$variant")	# Debian's busybox-static
+[ -n "$APFX" ] && [ ! -x "$busybox" ] && fetch_busybox "$DEBARCH"
 [ -x "$busybox" ] || die "$busybox missing: run 'make deps' (busybox-static)"
 
 spec=$out/initramfs.list
@@ -20,7 +23,9 @@ spec=$out/initramfs.list
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
-	for app in $("$busybox" --list-full); do
+	# Another architecture's busybox may not run here: the same Debian
+	# package's applets, from the host's.
+	for app in $("$busybox" --list-full 2>/dev/null || /bin/busybox --list-full); do
 		echo "slink /$app /bin/busybox 0777 0 0"
 	done | grep -v ' /bin/busybox /bin/busybox'
 	echo "file /init $TOP/scripts/guest/init 0755 0 0"

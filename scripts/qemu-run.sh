@@ -35,7 +35,8 @@ while getopts "v:m:s:i1t:a:k:l:" o; do
 	esac
 done
 out=$BUILD/$variant
-kernel=$out/arch/x86/boot/bzImage
+arch_of "$variant"
+kernel=$out/$IMAGE
 [ -f "$kernel" ] || die "no kernel for $variant: build it first"
 [ -f "$out/initramfs.cpio" ] || die "no initramfs for $variant: build it first"
 log=${log:-$BUILD/logs/$variant-$mode.log}
@@ -48,11 +49,11 @@ elif [ -n "$single" ]; then
 else
 	accel="-accel tcg,thread=multi"
 fi
-cmdline="console=ttyS0 quiet panic=-1 oops=panic ktest.mode=$mode"
+cmdline="console=$CONSOLE quiet panic=-1 oops=panic ktest.mode=$mode"
 [ -n "$args" ] && cmdline="$cmdline ktest.args=$args"
 [ -n "$kparams" ] && cmdline="$cmdline $kparams"
 
-qemu=(qemu-system-x86_64 $accel -smp "$smp" -m 1G -no-reboot -nic none
+qemu=($QEMU $accel -smp "$smp" -m 1G -no-reboot -nic none
       -kernel "$kernel" -initrd "$out/initramfs.cpio" -append "$cmdline")
 step "booting $variant ($mode, -smp $smp${icount:+, icount}${single:+, one TCG thread})"
 if [ "$mode" = shell ]; then
