@@ -1388,6 +1388,7 @@ enum pct_bench_kind {
 	PCT_BENCH_SUM,		/* percpu_counter_sum() */
 	PCT_BENCH_PCPU_U64,	/* this_cpu_add() on a u64: the floor */
 	PCT_BENCH_ADD_SCALED,	/* percpu_counter_add_scaled(g->amount, g->amount) */
+	PCT_BENCH_READ,		/* percpu_counter_read() */
 };
 
 /*
@@ -1422,6 +1423,17 @@ static noinline void pct_chunk_sum(struct percpu_counter *fbc, s64 *total)
 		WRITE_ONCE(*total, percpu_counter_sum(fbc));
 }
 
+static noinline void pct_chunk_read(struct percpu_counter *fbc, s64 *total)
+{
+	unsigned int i;
+
+	/* The barrier: one load of the count per read, on every kernel */
+	for (i = 0; i < PCT_CHUNK; i++) {
+		WRITE_ONCE(*total, percpu_counter_read(fbc));
+		barrier();
+	}
+}
+
 static noinline void pct_chunk_pcpu_u64(u64 __percpu *pcpu, s64 amount)
 {
 	unsigned int i;
@@ -1449,8 +1461,8 @@ static int pct_bench_fn(struct pct_worker *w)
 	unsigned long csw;
 	int kind = g->kind;
 
-	/* The first worker sums while the others add, in the sum bench */
-	if (kind == PCT_BENCH_SUM && w->idx)
+	/* The first worker sums or reads while the others add, in those benches */
+	if ((kind == PCT_BENCH_SUM || kind == PCT_BENCH_READ) && w->idx)
 		kind = PCT_BENCH_ADD;
 
 	ran = current->se.sum_exec_runtime;
@@ -1473,6 +1485,9 @@ static int pct_bench_fn(struct pct_worker *w)
 			break;
 		case PCT_BENCH_ADD_SCALED:
 			pct_chunk_add_scaled(fbc, g->amount);
+			break;
+		case PCT_BENCH_READ:
+			pct_chunk_read(fbc, &w->total);
 			break;
 		}
 		ops += PCT_CHUNK;
@@ -1587,22 +1602,54 @@ static void pct_bench_uncontended(struct kunit *test)
 		      rate ? div64_u64(NSEC_PER_SEC, rate) : 0, "ns");
 }
 
-/* Latency of percpu_counter_sum(), alone and while the other CPUs fold */
-static void pct_bench_sum(struct kunit *test)
+/*
+ * @kind by the first worker, alone on one CPU (@names[0]), then while the
+ * other CPUs fold (@names[1]): logged in ns per call, or with @per_s in
+ * calls per second.
+ */
+static void pct_bench_first(struct kunit *test, int kind,
+			    const char *const names[2], bool per_s)
 {
 	s32 batch = READ_ONCE(percpu_counter_batch);
 	struct pct_group *g;
-	u64 ns;
+	struct pct_worker *w;
+	int busy;
 
 	pct_skip_if_no_bench(test);
-	pct_bench_run(test, PCT_BENCH_SUM, batch, 0, 1, 0, &g);
-	ns = div64_u64(g->w[0].ns, max_t(u64, g->w[0].ops, 1));
-	pct_log_bench(test, "sum_idle_ns", ns, "ns");
-	if (num_online_cpus() < 2)
-		return;
-	pct_bench_run(test, PCT_BENCH_SUM, batch, 0, 0, 0, &g);
-	ns = div64_u64(g->w[0].ns, max_t(u64, g->w[0].ops, 1));
-	pct_log_bench(test, "sum_busy_ns", ns, "ns");
+	for (busy = 0; busy < 2 && (!busy || num_online_cpus() >= 2); busy++) {
+		pct_bench_run(test, kind, batch, 0, busy ? 0 : 1, 0, &g);
+		w = &g->w[0];
+		if (per_s)
+			pct_log_bench(test, names[busy],
+				      div64_u64(w->ops * NSEC_PER_SEC,
+						max_t(u64, w->ns, 1)), "calls/s");
+		else
+			pct_log_bench(test, names[busy],
+				      div64_u64(w->ns, max_t(u64, w->ops, 1)),
+				      "ns");
+	}
+}
+
+/* Latency of percpu_counter_sum(), alone and while the other CPUs fold */
+static void pct_bench_sum(struct kunit *test)
+{
+	static const char *const names[] = { "sum_idle_ns", "sum_busy_ns" };
+
+	pct_bench_first(test, PCT_BENCH_SUM, names, false);
+}
+
+/*
+ * percpu_counter_read() in a loop, alone and while the other CPUs fold:
+ * one load of the count, an atomic64_read() where folds are lockless (on
+ * 32-bit that would be a locked cmpxchg8b, which is why the series keeps
+ * the plain s64 there).
+ */
+static void pct_bench_read(struct kunit *test)
+{
+	static const char *const names[] = { "read_idle_per_s",
+					     "read_busy_per_s" };
+
+	pct_bench_first(test, PCT_BENCH_READ, names, true);
 }
 
 /*
@@ -1637,6 +1684,7 @@ static struct kunit_case pct_bench_cases[] = {
 	KUNIT_CASE_SLOW(pct_bench_add1),
 	KUNIT_CASE_SLOW(pct_bench_uncontended),
 	KUNIT_CASE_SLOW(pct_bench_sum),
+	KUNIT_CASE_SLOW(pct_bench_read),
 	KUNIT_CASE_SLOW(pct_bench_tick),
 	{}
 };
