@@ -69,8 +69,8 @@ tests-%: kernel-%
 initramfs-%: tests-%
 	@$(S)/mkinitramfs.sh $*
 
-demo: initramfs-patched
-	@$(S)/qemu-run.sh -v patched -m demo -t 300
+demo: initramfs-$(AP)patched
+	@$(S)/qemu-run.sh -v $(AP)patched -m demo -t 300
 
 # Host checks and the guest run both print KTAP; the summary counts them.
 check: initramfs-$(VARIANT)
