@@ -43,12 +43,20 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$sum" ] || [ ! -f "$out/.config"
 		>"$BUILD/logs/$variant-config.log"
 	kmake olddefconfig >/dev/null
 	# A requested option that did not stick is a broken fragment (the
-	# last fragment to name an option wins, as in merge_config.sh).
+	# last fragment to name an option wins, as in merge_config.sh),
+	# unless only another architecture's Kconfig has it (the kcsan
+	# fragment's x86 unwinder, on arm64).
+	case $KARCH in i386|x86_64) srcarch=x86 ;; *) srcarch=$KARCH ;; esac
+	kconfig_syms() { xargs grep -hoE '^[[:space:]]*(menu)?config [A-Z0-9_]+' | awk '{ print "CONFIG_" $2 }' | sort -u; }
+	other=$(comm -13 <(find "$src" -path "$src/arch" -prune -o -name 'Kconfig*' -print |
+				cat - <(find "$src/arch/$srcarch" -name 'Kconfig*') | kconfig_syms) \
+			 <(find "$src" -name 'Kconfig*' | kconfig_syms))
 	missing=$(cat $frags | sed -n 's/^\(CONFIG_[A-Z0-9_]*=.*\)/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' |
 		awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1]; order[n++] = $1 } }
 			 END { for (i = 0; i < n; i++) print v[order[i]] }' |
 		while IFS= read -r want; do
 			opt=${want%%=*}
+			echo "$other" | grep -qx "$opt" && continue
 			have=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)
 			case $want in
 			*=n) [ -z "$have" ] || [ "$have" = "# $opt is not set" ] || echo "$want" ;;
