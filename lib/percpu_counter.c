@@ -93,7 +93,7 @@ static __always_inline void
 percpu_counter_fold_commit(struct percpu_counter *fbc, s32 *pcount, s64 amount)
 {
 	atomic64_add(amount, &fbc->count);
-	/* The update before the increment: see percpu_counter_try_sum() */
+	/* The update before the increment, which tells that a fold happened */
 	smp_mb__after_atomic();
 	atomic_add(PERCPU_COUNTER_FOLD, &fbc->seq);
 	/* Pairs with smp_rmb() after the reads of the deltas */
@@ -165,69 +165,6 @@ percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 }
 
 /*
- * One lockless pass: it reads fbc->seq, fbc->count, the per-CPU deltas,
- * then fbc->seq again.  Take a fold F on CPU i, and the sum's reads of
- * fbc->count (C) and of CPU i's delta (D):
- *  - C sees F's update of fbc->count: D is ordered after C, F's xchg() of
- *    the marker before its update, so D sees the marker (the sum gives up)
- *    or what followed it: F's delta is counted once, in C.
- *  - C does not see it and D sees the delta before F's xchg(): counted
- *    once, in D.
- *  - C does not see it and D sees the marker, or what followed F's reset:
- *    the delta is missed.  But F's reset is a release, and D is followed
- *    by smp_rmb() before the second read of fbc->seq, which thus sees F's
- *    increment; the first read did not, as it is an acquire and F
- *    incremented after its update of fbc->count, which C did not see: the
- *    sum gives up.
- * In the last case D may read a later store of CPU i's fast path instead of
- * the reset.  The kernel memory model only extends a release through atomic
- * read-modify-writes, but every architecture orders a CPU's later store to
- * the same location after its release (x86 is TSO, arm64 orders same-address
- * stores, the barrier of a release on powerpc and riscv orders all later
- * stores), and percpu_counter_sum_locked() relies on it too.
- * percpu_counter_set() and percpu_counter_fold_held() write only after
- * setting bit 0 with a full barrier, so a pass that sees any of their
- * writes sees the bit, or its clearing, on its second read.
- * So a pass whose two reads of fbc->seq agree (and found bit 0 clear) has
- * counted every delta exactly once, at one point between its reads of
- * fbc->count and CPU i's delta; hence every add completed before the call.
- * fbc->seq is 32-bit: a wrong "agree" needs 2^31 folds, each a locked
- * operation on the counter's cache line, during one pass, which runs with
- * interrupts disabled and reads nr_cpu_ids words at most.
- *
- * A pass can fail for as long as other CPUs keep folding: the caller then
- * blocks folds and uses percpu_counter_sum_locked().
- */
-static __always_inline bool
-percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
-{
-	unsigned int seq;
-	s64 ret;
-	int cpu;
-
-	/* Acquire: fbc->count is read after, see the comment above */
-	seq = atomic_read_acquire(&fbc->seq);
-	if (seq & PERCPU_COUNTER_BLOCKED)
-		return false;
-	ret = atomic64_read(&fbc->count);
-	/* Pairs with the xchg() in percpu_counter_fold() */
-	smp_rmb();
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
-
-		if (count == PERCPU_COUNTER_FOLDING)
-			return false;
-		ret += count;
-	}
-	/* Pairs with the release in percpu_counter_fold_commit() */
-	smp_rmb();
-	if (atomic_read(&fbc->seq) != seq)
-		return false;
-	*sum = ret;
-	return true;
-}
-
-/*
  * Stop folds: the caller holds fbc->lock, with interrupts disabled.  This
  * and the helpers after it are inlined into __percpu_counter_sum(),
  * __percpu_counter_limited_add() and percpu_counter_set(): near its limit,
@@ -278,16 +215,31 @@ percpu_counter_sum_locked_from(struct percpu_counter *fbc, unsigned int cpu,
 }
 
 /*
- * Exact sum: the caller holds fbc->lock and has blocked folds.  One pass;
- * its rest goes out of line if it meets a marker, so that this loop has no
- * wait in it: with NR_CPUS <= BITS_PER_LONG, where for_each_cpu_or() is
- * inlined, a wait in it makes the compiler reload the CPU masks on every
- * iteration.
+ * Exact sum, plus @ret: the caller holds fbc->lock and has blocked folds.
+ * One pass; its rest goes out of line if it meets a marker, so that this
+ * loop has no wait in it.  Near its limit every limited add comes through
+ * here, so with NR_CPUS <= BITS_PER_LONG the CPUs come from one snapshot of
+ * the masks' only word, a few instructions a CPU cheaper than
+ * find_next_or_bit().  A CPU that goes meanwhile is as with
+ * for_each_cpu_or(): its delta is folded under fbc->lock, after this pass;
+ * one that comes has no delta from before the call.
  */
 static __always_inline s64
-percpu_counter_sum_locked(struct percpu_counter *fbc)
+percpu_counter_sum_locked(struct percpu_counter *fbc, s64 ret)
 {
-	s64 ret = 0;
+#if NR_CPUS <= BITS_PER_LONG
+	unsigned long m = cpumask_bits(cpu_online_mask)[0] |
+			  cpumask_bits(cpu_dying_mask)[0];
+
+	for (; m; m &= m - 1) {
+		unsigned int cpu = __ffs(m);
+		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+
+		if (unlikely(count == PERCPU_COUNTER_FOLDING))
+			return percpu_counter_sum_locked_from(fbc, cpu, ret);
+		ret += count;
+	}
+#else
 	int cpu;
 
 	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
@@ -297,6 +249,7 @@ percpu_counter_sum_locked(struct percpu_counter *fbc)
 			return percpu_counter_sum_locked_from(fbc, cpu, ret);
 		ret += count;
 	}
+#endif
 	/* As in percpu_counter_sum_locked_from() */
 	smp_rmb();
 	return ret + atomic64_read(&fbc->count);
@@ -305,8 +258,8 @@ percpu_counter_sum_locked(struct percpu_counter *fbc)
 /*
  * Fold this CPU's delta with @amount, folds blocked by the caller, under
  * fbc->lock with interrupts disabled: nothing else writes this delta (the
- * lock excludes percpu_counter_set()), and every lockless pass that
- * overlaps fails on fbc->seq, so neither a marker nor a fold count is needed.
+ * lock excludes percpu_counter_set()), and every sum takes the lock: no
+ * marker is needed.
  */
 static __always_inline void
 percpu_counter_fold_held(struct percpu_counter *fbc, s64 amount)
@@ -317,10 +270,11 @@ percpu_counter_fold_held(struct percpu_counter *fbc, s64 amount)
 	lockdep_assert_irqs_disabled();
 	count = __this_cpu_read(*fbc->counters);
 	/*
-	 * In either order: the passes that could see one alone fail.  A
-	 * marked store: other CPUs' lockless passes read it.
+	 * In either order: the passes that could see one alone fail.
+	 * this_cpu_write(): one store on x86, a marked one on arm64: other
+	 * CPUs' lockless passes read it.
 	 */
-	WRITE_ONCE(*this_cpu_ptr(fbc->counters), 0);
+	this_cpu_write(*fbc->counters, 0);
 	atomic64_add(count + amount, &fbc->count);
 }
 
@@ -373,17 +327,13 @@ static bool percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 	return true;
 }
 
-static inline bool percpu_counter_try_sum(struct percpu_counter *fbc,
-					  s64 *sum)
+/* Exact sum, plus @ret; inlined: near its limit every limited add runs it */
+static __always_inline s64
+percpu_counter_sum_locked(struct percpu_counter *fbc, s64 ret)
 {
-	return false;
-}
-
-static s64 percpu_counter_sum_locked(struct percpu_counter *fbc)
-{
-	s64 ret = fbc->count;
 	int cpu;
 
+	ret += fbc->count;
 	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
 		ret += *per_cpu_ptr(fbc->counters, cpu);
 	return ret;
@@ -392,9 +342,13 @@ static s64 percpu_counter_sum_locked(struct percpu_counter *fbc)
 static inline void percpu_counter_block_folds(struct percpu_counter *fbc) { }
 static inline void percpu_counter_unblock_folds(struct percpu_counter *fbc) { }
 
-static void percpu_counter_fold_held(struct percpu_counter *fbc, s64 amount)
+static __always_inline void
+percpu_counter_fold_held(struct percpu_counter *fbc, s64 amount)
 {
-	percpu_counter_fold_locked(fbc, this_cpu_ptr(fbc->counters), amount);
+	s32 count = __this_cpu_read(*fbc->counters);
+
+	__this_cpu_write(*fbc->counters, 0);
+	fbc->count += count + amount;
 }
 
 static inline void percpu_counter_zero_delta(s32 *pcount)
@@ -546,9 +500,8 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Without lockless folds this takes fbc->lock, as it always did.  With them
- * it first tries lockless passes (see percpu_counter_try_sum()), which no
- * fold waits for; only if folds keep interfering does it take fbc->lock.
+ * It takes fbc->lock, as it always did; with lockless folds, it also
+ * blocks them while it adds up (see percpu_counter_block_folds()).
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -556,14 +509,11 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	s64 ret;
 
 	local_irq_save(flags);
-	if (!percpu_counter_try_sum(fbc, &ret) &&
-	    !percpu_counter_try_sum(fbc, &ret)) {
-		raw_spin_lock(&fbc->lock);
-		percpu_counter_block_folds(fbc);
-		ret = percpu_counter_sum_locked(fbc);
-		percpu_counter_unblock_folds(fbc);
-		raw_spin_unlock(&fbc->lock);
-	}
+	raw_spin_lock(&fbc->lock);
+	percpu_counter_block_folds(fbc);
+	ret = percpu_counter_sum_locked(fbc, 0);
+	percpu_counter_unblock_folds(fbc);
+	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return ret;
 }
@@ -688,7 +638,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	if (abs(count - rhs) > (batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -735,7 +685,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = (s64)batch * num_online_cpus();
+	unknown = batch * num_online_cpus();
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */
@@ -771,13 +721,11 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	}
 
 	percpu_counter_block_folds(fbc);
-	count = percpu_counter_sum_locked(fbc) + amount;
-	if (amount > 0)
-		good = count <= limit;
-	else
-		good = count >= limit;
-	if (good)
+	count = percpu_counter_sum_locked(fbc, amount);
+	if (amount > 0 ? count <= limit : count >= limit) {
 		percpu_counter_fold_held(fbc, amount);
+		good = true;
+	}
 	percpu_counter_unblock_folds(fbc);
 out:
 	raw_spin_unlock(&fbc->lock);

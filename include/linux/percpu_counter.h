@@ -14,8 +14,6 @@
 #include <linux/threads.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
-#include <linux/limits.h>
-#include <linux/minmax.h>
 
 /* percpu_counter batch for local add or sub */
 #define PERCPU_COUNTER_LOCAL_BATCH	INT_MAX
@@ -140,12 +138,10 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
  * add that completed before the call, and no add twice; an add that runs
  * concurrently counts fully or not at all.  On a counter nobody updates
  * concurrently, it is exact.  It runs with interrupts disabled, for a
- * bounded time: at most two lockless passes over the CPUs, then, if folds
- * kept interfering or another caller holds them off, the counter's lock
- * (waited for with interrupts disabled, behind its holders) and one pass
- * that waits for the folds in flight, each a few instructions with
- * interrupts disabled (unless its vCPU is preempted, as a spinlock
- * holder's can be).
+ * bounded time: it takes the counter's lock (waited for with interrupts
+ * disabled, behind its holders) and makes one pass that waits for the
+ * folds in flight, each a few instructions with interrupts disabled
+ * (unless its vCPU is preempted, as a spinlock holder's can be).
  *
  * Return: the sum, which may be negative.
  */
@@ -198,31 +194,6 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
-}
-
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for a counter of
- *	nanoseconds updated on every tick)
- *
- * percpu_counter_batch is sized for updates of 1.  A counter updated by
- * amounts of about @unit would, with it, fold into the global count on
- * nearly every update and bounce the global count's cache line between the
- * CPUs.  Scaling the batch by @unit restores about percpu_counter_batch
- * updates per fold.
- *
- * The result is computed from percpu_counter_batch at each call, so it
- * follows CPU hotplug like percpu_counter_batch does.  A larger batch makes
- * percpu_counter_read() less accurate, see there: compare such a counter
- * with __percpu_counter_compare() and the same batch.
- *
- * Return: percpu_counter_batch * @unit, capped at INT_MAX (0 for a @unit
- * of 0, which makes every update fold).
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return min_t(s64, (s64)READ_ONCE(percpu_counter_batch) * unit,
-		     INT_MAX);
 }
 
 #else /* !CONFIG_SMP */
@@ -355,35 +326,7 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
-
-/*
- * On UP every add goes straight to the count, as it would with a batch of 0:
- * the batch is ignored, and there is no deviation to bound with it.
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * Like percpu_counter_add(), but with a batch of
- * percpu_counter_scaled_batch(@unit), so that a counter updated by amounts
- * of about @unit folds into the global count about as rarely as one updated
- * by amounts of 1 with percpu_counter_add().  The deviation of
- * percpu_counter_read() grows with the batch, see there: up to that batch
- * per CPU.  percpu_counter_sum() is as exact as with any batch.
- */
-static inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	percpu_counter_add_batch(fbc, amount, percpu_counter_scaled_batch(unit));
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
