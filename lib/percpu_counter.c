@@ -93,7 +93,7 @@ static __always_inline void
 percpu_counter_fold_commit(struct percpu_counter *fbc, s32 *pcount, s64 amount)
 {
 	atomic64_add(amount, &fbc->count);
-	/* The update before the increment, which tells that a fold happened */
+	/* The update before the increment: see percpu_counter_try_sum() */
 	smp_mb__after_atomic();
 	atomic_add(PERCPU_COUNTER_FOLD, &fbc->seq);
 	/* Pairs with smp_rmb() after the reads of the deltas */
@@ -162,6 +162,69 @@ percpu_counter_read_delta(struct percpu_counter *fbc, int cpu)
 	while ((count = READ_ONCE(*pcount)) == PERCPU_COUNTER_FOLDING)
 		cpu_relax();
 	return count;
+}
+
+/*
+ * One lockless pass: it reads fbc->seq, fbc->count, the per-CPU deltas,
+ * then fbc->seq again.  Take a fold F on CPU i, and the sum's reads of
+ * fbc->count (C) and of CPU i's delta (D):
+ *  - C sees F's update of fbc->count: D is ordered after C, F's xchg() of
+ *    the marker before its update, so D sees the marker (the sum gives up)
+ *    or what followed it: F's delta is counted once, in C.
+ *  - C does not see it and D sees the delta before F's xchg(): counted
+ *    once, in D.
+ *  - C does not see it and D sees the marker, or what followed F's reset:
+ *    the delta is missed.  But F's reset is a release, and D is followed
+ *    by smp_rmb() before the second read of fbc->seq, which thus sees F's
+ *    increment; the first read did not, as it is an acquire and F
+ *    incremented after its update of fbc->count, which C did not see: the
+ *    sum gives up.
+ * In the last case D may read a later store of CPU i's fast path instead of
+ * the reset.  The kernel memory model only extends a release through atomic
+ * read-modify-writes, but every architecture orders a CPU's later store to
+ * the same location after its release (x86 is TSO, arm64 orders same-address
+ * stores, the barrier of a release on powerpc and riscv orders all later
+ * stores), and percpu_counter_sum_locked() relies on it too.
+ * percpu_counter_set() and percpu_counter_fold_held() write only after
+ * setting bit 0 with a full barrier, so a pass that sees any of their
+ * writes sees the bit, or its clearing, on its second read.
+ * So a pass whose two reads of fbc->seq agree (and found bit 0 clear) has
+ * counted every delta exactly once, at one point between its reads of
+ * fbc->count and CPU i's delta; hence every add completed before the call.
+ * fbc->seq is 32-bit: a wrong "agree" needs 2^31 folds, each a locked
+ * operation on the counter's cache line, during one pass, which runs with
+ * interrupts disabled and reads nr_cpu_ids words at most.
+ *
+ * A pass can fail for as long as other CPUs keep folding: the caller then
+ * blocks folds and uses percpu_counter_sum_locked().
+ */
+static __always_inline bool
+percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+{
+	unsigned int seq;
+	s64 ret;
+	int cpu;
+
+	/* Acquire: fbc->count is read after, see the comment above */
+	seq = atomic_read_acquire(&fbc->seq);
+	if (seq & PERCPU_COUNTER_BLOCKED)
+		return false;
+	ret = atomic64_read(&fbc->count);
+	/* Pairs with the xchg() in percpu_counter_fold() */
+	smp_rmb();
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
+		s32 count = READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+
+		if (count == PERCPU_COUNTER_FOLDING)
+			return false;
+		ret += count;
+	}
+	/* Pairs with the release in percpu_counter_fold_commit() */
+	smp_rmb();
+	if (atomic_read(&fbc->seq) != seq)
+		return false;
+	*sum = ret;
+	return true;
 }
 
 /*
@@ -258,8 +321,8 @@ percpu_counter_sum_locked(struct percpu_counter *fbc, s64 ret)
 /*
  * Fold this CPU's delta with @amount, folds blocked by the caller, under
  * fbc->lock with interrupts disabled: nothing else writes this delta (the
- * lock excludes percpu_counter_set()), and every sum takes the lock: no
- * marker is needed.
+ * lock excludes percpu_counter_set()), and every lockless pass that
+ * overlaps fails on fbc->seq, so neither a marker nor a fold count is needed.
  */
 static __always_inline void
 percpu_counter_fold_held(struct percpu_counter *fbc, s64 amount)
@@ -325,6 +388,12 @@ static bool percpu_counter_fold(struct percpu_counter *fbc, s32 *pcount,
 	percpu_counter_fold_locked(fbc, pcount, amount);
 	raw_spin_unlock(&fbc->lock);
 	return true;
+}
+
+static inline bool percpu_counter_try_sum(struct percpu_counter *fbc,
+					  s64 *sum)
+{
+	return false;
 }
 
 /* Exact sum, plus @ret; inlined: near its limit every limited add runs it */
@@ -500,8 +569,9 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * It takes fbc->lock, as it always did; with lockless folds, it also
- * blocks them while it adds up (see percpu_counter_block_folds()).
+ * Without lockless folds this takes fbc->lock, as it always did.  With them
+ * it first tries lockless passes (see percpu_counter_try_sum()), which no
+ * fold waits for; only if folds keep interfering does it take fbc->lock.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
@@ -509,11 +579,14 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	s64 ret;
 
 	local_irq_save(flags);
-	raw_spin_lock(&fbc->lock);
-	percpu_counter_block_folds(fbc);
-	ret = percpu_counter_sum_locked(fbc, 0);
-	percpu_counter_unblock_folds(fbc);
-	raw_spin_unlock(&fbc->lock);
+	if (!percpu_counter_try_sum(fbc, &ret) &&
+	    !percpu_counter_try_sum(fbc, &ret)) {
+		raw_spin_lock(&fbc->lock);
+		percpu_counter_block_folds(fbc);
+		ret = percpu_counter_sum_locked(fbc, 0);
+		percpu_counter_unblock_folds(fbc);
+		raw_spin_unlock(&fbc->lock);
+	}
 	local_irq_restore(flags);
 	return ret;
 }

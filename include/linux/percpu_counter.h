@@ -138,10 +138,12 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
  * add that completed before the call, and no add twice; an add that runs
  * concurrently counts fully or not at all.  On a counter nobody updates
  * concurrently, it is exact.  It runs with interrupts disabled, for a
- * bounded time: it takes the counter's lock (waited for with interrupts
- * disabled, behind its holders) and makes one pass that waits for the
- * folds in flight, each a few instructions with interrupts disabled
- * (unless its vCPU is preempted, as a spinlock holder's can be).
+ * bounded time: at most two lockless passes over the CPUs, then, if folds
+ * kept interfering or another caller holds them off, the counter's lock
+ * (waited for with interrupts disabled, behind its holders) and one pass
+ * that waits for the folds in flight, each a few instructions with
+ * interrupts disabled (unless its vCPU is preempted, as a spinlock
+ * holder's can be).
  *
  * Return: the sum, which may be negative.
  */
