@@ -3,6 +3,7 @@
  * Fast batching percpu counters.
  */
 
+#include <linux/math64.h>
 #include <linux/percpu_counter.h>
 #include <linux/mutex.h>
 #include <linux/init.h>
@@ -711,7 +712,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > (batch * num_online_cpus())) {
+	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -758,7 +759,8 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = batch * num_online_cpus();
+	/* A negative batch gives a huge @unknown: the exact sum decides */
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */

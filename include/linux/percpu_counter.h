@@ -14,6 +14,8 @@
 #include <linux/threads.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 
 /* percpu_counter batch for local add or sub */
 #define PERCPU_COUNTER_LOCAL_BATCH	INT_MAX
@@ -198,6 +200,31 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 	return (fbc->counters != NULL);
 }
 
+/**
+ * percpu_counter_scaled_batch - batch for a counter updated in large units
+ * @unit: typical magnitude of one update (e.g. TICK_NSEC for a counter of
+ *	nanoseconds updated on every tick)
+ *
+ * percpu_counter_batch is sized for updates of 1.  A counter updated by
+ * amounts of about @unit would, with it, fold into the global count on
+ * nearly every update and bounce the global count's cache line between the
+ * CPUs.  Scaling the batch by @unit restores about percpu_counter_batch
+ * updates per fold.
+ *
+ * The result is computed from percpu_counter_batch at each call, so it
+ * follows CPU hotplug like percpu_counter_batch does.  A larger batch makes
+ * percpu_counter_read() less accurate, see there: compare such a counter
+ * with __percpu_counter_compare() and the same batch.
+ *
+ * Return: percpu_counter_batch * @unit, capped at INT_MAX (0 for a @unit
+ * of 0, which makes every update fold).
+ */
+static inline s32 percpu_counter_scaled_batch(u32 unit)
+{
+	return min_t(s64, (s64)READ_ONCE(percpu_counter_batch) * unit,
+		     INT_MAX);
+}
+
 #else /* !CONFIG_SMP */
 
 struct percpu_counter {
@@ -328,7 +355,35 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
+
+/*
+ * On UP every add goes straight to the count, as it would with a batch of 0:
+ * the batch is ignored, and there is no deviation to bound with it.
+ */
+static inline s32 percpu_counter_scaled_batch(u32 unit)
+{
+	return 0;
+}
 #endif	/* CONFIG_SMP */
+
+/**
+ * percpu_counter_add_scaled - add to a counter updated in large units
+ * @fbc: the counter
+ * @amount: the amount to add
+ * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
+ *
+ * Like percpu_counter_add(), but with a batch of
+ * percpu_counter_scaled_batch(@unit), so that a counter updated by amounts
+ * of about @unit folds into the global count about as rarely as one updated
+ * by amounts of 1 with percpu_counter_add().  The deviation of
+ * percpu_counter_read() grows with the batch, see there: up to that batch
+ * per CPU.  percpu_counter_sum() is as exact as with any batch.
+ */
+static inline void
+percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
+{
+	percpu_counter_add_batch(fbc, amount, percpu_counter_scaled_batch(unit));
+}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
