@@ -712,7 +712,8 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	/* A negative batch gives a huge margin: the exact sum decides */
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
