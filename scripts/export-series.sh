@@ -176,10 +176,12 @@ cover_percpu_counter() {
 	folds per-CPU deltas into an atomic64_t global count without fbc->lock
 	(32-bit and GENERIC_ATOMIC64 keep the spinlock).  percpu_counter_sum()
 	stays exact, counting every add completed before the call, and takes
-	no lock unless folds keep interfering; limited adds stay bounded and
-	never overshoot.  A batch scaled to the unit of the values added (ns,
-	bytes) makes counters of such amounts fold about once every
-	percpu_counter_batch updates again.  KUnit tests and benchmarks come as
+	no lock unless folds keep interfering or are held off by a set or a
+	limited add near its limit; limited adds stay bounded, and those that
+	take the slow path never overshoot together.  A batch scaled to the
+	unit of the values added (ns, bytes) makes counters of such amounts
+	fold about once every percpu_counter_batch updates again; no in-tree
+	counter is converted to it here.  KUnit tests and benchmarks come as
 	an out-of-tree module under tools/testing/selftests.
 
 	The atomic64 count follows Shaohua Li's "percpu_counter: use atomic64
