@@ -21,6 +21,8 @@
 #   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #   make keyflip-control does text patching survive on this QEMU (README)
+#   make mutants         do the percpu_counter tests fail on planted bugs
+#                        (scripts/mutants/; RUNS=3 boots each, x86_64)
 #
 # The pipeline, for a variant V (configs/V.config):
 #
@@ -123,6 +125,11 @@ series: src
 keyflip-control: initramfs-$(VARIANT)
 	@$(S)/keyflip-control.sh $(VARIANT)
 
+# Each scripts/mutants/NAME.patch plants a bug its Caught-by: tests must
+# catch (MUTANTS="NAME ..." for some only).
+mutants: src
+	@$(S)/mutants.sh
+
 shell: initramfs-$(VARIANT)
 	@$(S)/qemu-run.sh -v $(VARIANT) -m shell -s $(SMP)
 
@@ -130,4 +137,4 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps src demo check check-arch check-debug stress bench \
-	bench-scale series keyflip-control shell clean
+	bench-scale series keyflip-control mutants shell clean

@@ -5,6 +5,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$(realpath -m "${BUILD:-$TOP/build}")
 SRC_PRISTINE=$BUILD/src/linux
 SRC_PATCHED=$BUILD/src/linux-patched
+# The patched tree with one planted bug (scripts/mutants.sh)
+SRC_MUTANT=$BUILD/src/linux-mutant
 # Top-level kernel directories whose files in this repository are owned
 # by the series (everything else here is tooling).
 OWNED_DIRS="Documentation include kernel lib tools"
@@ -21,7 +23,8 @@ variant_tree() {
 	case $tree in
 	patched) echo "$SRC_PATCHED" ;;
 	pristine) echo "$SRC_PRISTINE" ;;
-	*) die "configs/$1.config: missing '# tree: patched|pristine' line" ;;
+	mutant) echo "$SRC_MUTANT" ;;
+	*) die "configs/$1.config: missing '# tree: patched|pristine|mutant' line" ;;
 	esac
 }
 
