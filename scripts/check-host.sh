@@ -10,7 +10,8 @@
 #  - the series uses no interface newer than v6.12 (check-api.sh);
 #  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
 #  - the kselftest tarball builds and lists every test (check-kselftest.sh);
-#  - KCSAN's stress job ignores no function the series changes.
+#  - KCSAN's stress job ignores no function the series changes;
+#  - every planted bug of make mutants still applies to the series' code.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +25,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 5))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 6))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -95,5 +96,19 @@ if [ -z "$hits" ]; then
 else
 	echo "$hits" | sed 's/^/# /'
 	echo "not ok $n KCSAN ignores only functions the series does not change"
+fi
+
+# A mutant that no longer applies would make `make mutants` fail long
+# after the change that broke it: say so here.
+n=$((n + 1))
+bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
+	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
+		echo "${m#"$TOP"/}"
+done)
+if [ -z "$bad" ]; then
+	echo "ok $n make mutants' planted bugs apply to the series"
+else
+	echo "$bad" | sed 's/^/# does not apply: /'
+	echo "not ok $n make mutants' planted bugs apply to the series"
 fi
 echo "ktest: host done"

@@ -39,7 +39,7 @@ plant() {
 		cp "$SRC_PATCHED/$f" "$tree/$f"
 	done
 	sed -n 's|^+++ b/||p' "$p" >"$changed"
-	patch -s -p1 -N --no-backup-if-mismatch -d "$tree" <"$p" ||
+	patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$tree" <"$p" ||
 		die "scripts/mutants/$1.patch does not apply to the series"
 }
 
