@@ -4,14 +4,18 @@
 # make mutants [MUTANTS="name ..."] [RUNS=3]: do the percpu_counter tests
 # fail on the bugs they were written against?  Each scripts/mutants/NAME.patch
 # plants one bug in the series' kernel code and names, on its Caught-by:
-# line, the KUnit cases of which at least one must fail on it.  For each
-# mutant: build/src/linux-mutant, a hard-link farm of the patched tree with
-# the patch applied; kernel, test module and initramfs in build/mutant
-# (variant "mutant", rebuilt incrementally from one mutant to the next);
-# RUNS boots of the test module alone (scripts/guest/mutant.sh).  A mutant
-# is caught in a boot where one of its cases reports "not ok"; one KTAP
-# result per mutant says in how many boots, and fails if in none.  Races
-# are probabilistic: the count is the figure to report.
+# line, the KUnit cases of which at least one must fail on it.
+#
+# build/src/linux-mutant is a hard-link farm of the patched tree; kernel,
+# test module and initramfs go to build/mutant (variant "mutant", rebuilt
+# incrementally).  First a control: the farm with no bug planted, booted
+# once, where every Caught-by case must pass, in the same setup as the
+# mutants (the module alone, scripts/guest/mutant.sh).  Then each mutant,
+# RUNS boots: caught in a boot where one of its cases reports "not ok";
+# a boot that gives no result for the suite (panic, hang, insmod failure)
+# is neither.  One KTAP result per mutant says in how many boots it was
+# caught, and fails if in none.  Races are probabilistic: the count is the
+# figure to report.  The farm is left without a bug.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,45 +25,89 @@ tree=$SRC_MUTANT
 log=$BUILD/logs/mutants.log
 [ -d "$SRC_PATCHED" ] || die "no patched tree: run 'make src'"
 mkdir -p "$BUILD/logs"
+for m in $names; do
+	[ -f "$TOP/scripts/mutants/$m.patch" ] || die "no mutant '$m' (scripts/mutants/$m.patch)"
+done
 
-# A fresh farm follows the patched tree; files a previous mutant changed
-# are copied back, not linked, so that their mtime is newer than the
-# mutant's objects and kbuild rebuilds them.
+# Every file a mutant ever changed, kept across runs: each is copied back
+# from the patched tree before the next mutant, never linked, so that its
+# mtime is newer than the objects built from a mutated copy.
+changed=$BUILD/src/.mutant-files
+touch "$changed"
 step "creating build/src/linux-mutant"
 rm -rf "$tree"
 cp -al "$SRC_PATCHED" "$tree"
-changed=$BUILD/src/.mutant-files
-touch "$changed"
 
+# plant [NAME]: the farm with mutant NAME, or with none
 plant() {
-	local p=$TOP/scripts/mutants/$1.patch f
-	[ -f "$p" ] || die "no mutant '$1' (scripts/mutants/$1.patch)"
-	for f in $(cat "$changed") $(sed -n 's|^+++ b/||p' "$p"); do
+	local p= f
+	if [ -n "${1:-}" ]; then
+		p=$TOP/scripts/mutants/$1.patch
+		patch_paths "$p" | cat - "$changed" | LC_ALL=C sort -u >"$changed.new"
+		mv "$changed.new" "$changed"
+	fi
+	for f in $(cat "$changed"); do
 		rm -f "$tree/$f"
 		cp "$SRC_PATCHED/$f" "$tree/$f"
 	done
-	sed -n 's|^+++ b/||p' "$p" >"$changed"
-	patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$tree" <"$p" ||
+	[ -z "$p" ] || patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$tree" <"$p" ||
 		die "scripts/mutants/$1.patch does not apply to the series"
 }
 
-# KTAP between start and done lines, as the guests print it
-printf 'ktest: mutants start\nKTAP version 1\n1..%s\n' "$(echo $names | wc -w)" >"$log"
-n=0
-for m in $names; do
-	n=$((n + 1))
-	plant "$m"
-	cases=$(sed -n 's/^Caught-by: *//p' "$TOP/scripts/mutants/$m.patch")
-	[ -n "$cases" ] || die "scripts/mutants/$m.patch: no Caught-by: line"
-	step "mutant $m: building"
+build() {
 	"$TOP/scripts/build-kernel.sh" mutant
 	"$TOP/scripts/build-tests.sh" mutant
 	"$TOP/scripts/mkinitramfs.sh" mutant
+}
+
+# boot LOG: one boot; false if the suite gave no result
+boot() {
+	QUIET=1 "$TOP/scripts/qemu-run.sh" -v mutant -m mutant -l "$1" \
+		-t 600 -a bench_ms=0 || true
+	grep -q '^ktest: mutant done' "$1" &&
+		grep -Eq '^(not )?ok [0-9]+ percpu_counter$' "$1"
+}
+
+cases_of() { sed -n 's/^Caught-by: *//p' "$TOP/scripts/mutants/$1.patch"; }
+
+# KTAP between start and done lines, as the guests print it
+printf 'ktest: mutants start\nKTAP version 1\n1..%s\n' \
+	$(($(echo $names | wc -w) + 1)) >"$log"
+
+step "control: no bug planted"
+plant
+build
+all=$(for m in $names; do cases_of "$m"; done | xargs -n1 | LC_ALL=C sort -u)
+blog=$BUILD/logs/mutant-none.log
+ok=ok
+if ! boot "$blog"; then
+	echo "# no result from the suite ($blog)" >>"$log"
+	ok="not ok"
+fi
+for c in $all; do
+	grep -Eq "^ *ok [0-9]+ $c$" "$blog" && continue
+	echo "# $c did not pass without a bug ($blog)" >>"$log"
+	ok="not ok"
+done
+echo "$ok 1 control: every Caught-by case passes on the series" >>"$log"
+tail -n 1 "$log"
+[ "$ok" = ok ] || { "$TOP/scripts/ktap-summary.py" "$log"; exit 1; }
+
+n=1
+for m in $names; do
+	n=$((n + 1))
+	cases=$(cases_of "$m")
+	[ -n "$cases" ] || die "scripts/mutants/$m.patch: no Caught-by: line"
+	step "mutant $m"
+	plant "$m"
+	build
 	caught=0
 	for r in $(seq "$runs"); do
 		blog=$BUILD/logs/mutant-$m-$r.log
-		QUIET=1 "$TOP/scripts/qemu-run.sh" -v mutant -m mutant -l "$blog" \
-			-t 600 -a bench_ms=0 || true
+		if ! boot "$blog"; then
+			echo "# $m, boot $r: no result from the suite ($blog)"
+			continue
+		fi
 		hit=
 		for c in $cases; do
 			grep -Eq "^ *not ok [0-9]+ $c\b" "$blog" && hit="$hit $c"
@@ -76,5 +124,6 @@ for m in $names; do
 	echo "$ok $n mutant $m caught in $caught of $runs boots ($cases)" >>"$log"
 	tail -n $((runs + 1)) "$log"
 done
+plant
 echo "ktest: mutants done" >>"$log"
 "$TOP/scripts/ktap-summary.py" "$log"
