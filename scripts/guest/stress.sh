@@ -58,7 +58,9 @@ flip_loop() {
 }
 
 # The percpu_counter tests, their hotplug ones across the job's hotplug,
-# until the end; one result per load. Under ext_hotplug no case may skip.
+# until the end; one result per load. Under ext_hotplug no case may skip,
+# but for want of an interface the kernel lacks ("kernel has no ...": a
+# stock kernel, make stress VARIANT=base).
 pcpu_loop() {
 	local i=0 ok f
 
@@ -70,7 +72,8 @@ pcpu_loop() {
 		for s in $(ls /sys/kernel/debug/kunit 2>/dev/null); do
 			f=/sys/kernel/debug/kunit/$s/results
 			if tail -n 1 $f | grep -q '^not ok' ||
-			   { [ "$s" = percpu_counter ] && grep -q '^    ok .*# SKIP' $f; }; then
+			   { [ "$s" = percpu_counter ] &&
+			     grep '^    ok .*# SKIP' $f | grep -vq '# SKIP kernel '; }; then
 				ok="not ok"
 				ktap_kunit 1 "$s" | sed 's/^/# /'
 			fi
