@@ -98,17 +98,24 @@ else
 	echo "not ok $n KCSAN ignores only functions the series does not change"
 fi
 
-# A mutant that no longer applies would make `make mutants` fail long
-# after the change that broke it: say so here.
+# A mutant that no longer applies, or names a case the module no longer
+# has, would make `make mutants` fail long after the change that broke it:
+# say so here.
 n=$((n + 1))
+kcases=$(sed -n 's/^[[:space:]]*KUNIT_CASE[_A-Z]*(\([a-z0-9_]*\).*/\1/p' \
+	"$TOP"/tools/testing/selftests/*/module/*.c)
 bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
-		echo "${m#"$TOP"/}"
+		echo "does not apply: ${m#"$TOP"/}"
+	for c in $(sed -n 's/^Caught-by: *//p' "$m"); do
+		echo "$kcases" | grep -qx "$c" ||
+			echo "no KUnit case $c: ${m#"$TOP"/}"
+	done
 done)
 if [ -z "$bad" ]; then
-	echo "ok $n make mutants' planted bugs apply to the series"
+	echo "ok $n make mutants' planted bugs apply and name existing tests"
 else
-	echo "$bad" | sed 's/^/# does not apply: /'
-	echo "not ok $n make mutants' planted bugs apply to the series"
+	echo "$bad" | sed 's/^/# /'
+	echo "not ok $n make mutants' planted bugs apply and name existing tests"
 fi
 echo "ktest: host done"
