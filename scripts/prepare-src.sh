@@ -110,9 +110,11 @@ done
 list=$BUILD/src/.overlay
 (cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$list.new"
 touch "$list"
+# A copy, not a link: the pristine file's mtime is older than the objects
+# built from the series' version, and kbuild would keep them.
 for path in $(LC_ALL=C comm -23 "$list" "$list.new"); do
 	rm -f "$SRC_PATCHED/$path"
-	[ -f "$SRC_PRISTINE/$path" ] && ln "$SRC_PRISTINE/$path" "$SRC_PATCHED/$path"
+	[ -f "$SRC_PRISTINE/$path" ] && cp "$SRC_PRISTINE/$path" "$SRC_PATCHED/$path"
 done
 while read -r path; do
 	cmp -s "$stage/$path" "$SRC_PATCHED/$path" && continue
