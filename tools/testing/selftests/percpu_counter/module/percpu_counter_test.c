@@ -1184,6 +1184,8 @@ static void pct_limited_race(struct kunit *test, struct percpu_counter *fbc,
 
 	kunit_info(test, "%u CPUs, %lld limited adds, %llu sums meanwhile\n",
 		   g->nr, good, sums);
+	/* The threads now, not at the end of the case: it makes many groups */
+	pct_group_cleanup(g);
 	KUNIT_EXPECT_LE_MSG(test, over, 0, "the sum went %lld beyond the limit",
 			    over);
 	KUNIT_EXPECT_EQ(test, after, before + good * amount);
@@ -1201,11 +1203,22 @@ static void pct_test_limited_add_race(struct kunit *test)
 	/* Beyond the batch: every limited add has to look at the total */
 	const s64 a = 3 * PCT_TEST_BATCH + 1;
 	struct percpu_counter *fbc;
+	int i;
 
 	pct_skip_if_bench_only(test);
 	fbc = pct_counter(test, 0);
 	pct_limited_race(test, fbc, 20000 * a + a / 2, a);
 	pct_limited_race(test, fbc, a / 3, -a);
+	/*
+	 * Adds can only overshoot where they race for the last room: reach
+	 * the limit a few more times, in both directions.
+	 */
+	for (i = 0; i < 8; i++) {
+		pct_limited_race(test, fbc,
+				 percpu_counter_sum(fbc) + 200 * a + a / 2, a);
+		pct_limited_race(test, fbc,
+				 percpu_counter_sum(fbc) - 200 * a - a / 3, -a);
+	}
 }
 #else
 static void pct_test_limited_add(struct kunit *test)
