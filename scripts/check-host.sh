@@ -107,7 +107,7 @@ kcases=$(sed -n 's/^[[:space:]]*KUNIT_CASE[_A-Z]*(\([a-z0-9_]*\).*/\1/p' \
 bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
 		echo "does not apply: ${m#"$TOP"/}"
-	for c in $(sed -n 's/^Caught-by: *//p' "$m"); do
+	for c in $(mutant_cases "$m"); do
 		echo "$kcases" | grep -qx "$c" ||
 			echo "no KUnit case $c: ${m#"$TOP"/}"
 	done

@@ -64,6 +64,12 @@ patch_paths() {
 		-e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$@" | LC_ALL=C sort -u
 }
 
+# mutant_cases PATCH: the KUnit cases of which one must fail on the bug
+# that scripts/mutants/PATCH plants (its Caught-by: line).
+mutant_cases() {
+	sed -n 's/^Caught-by: *//p' "$1"
+}
+
 # seed_pristine DIR PATH...: make DIR's copy of each PATH the base tree's
 # (a copy of its own, never a hard link), or remove it where the base
 # tree has none: the pristine files a series is applied to.

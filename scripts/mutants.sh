@@ -25,8 +25,10 @@ tree=$SRC_MUTANT
 log=$BUILD/logs/mutants.log
 [ -d "$SRC_PATCHED" ] || die "no patched tree: run 'make src'"
 mkdir -p "$BUILD/logs"
+cases_of() { mutant_cases "$TOP/scripts/mutants/$1.patch"; }
 for m in $names; do
 	[ -f "$TOP/scripts/mutants/$m.patch" ] || die "no mutant '$m' (scripts/mutants/$m.patch)"
+	[ -n "$(cases_of "$m")" ] || die "scripts/mutants/$m.patch: no Caught-by: line"
 done
 
 # Every file a mutant ever changed, kept across runs: each is copied back
@@ -68,8 +70,6 @@ boot() {
 		grep -Eq '^(not )?ok [0-9]+ percpu_counter$' "$1"
 }
 
-cases_of() { sed -n 's/^Caught-by: *//p' "$TOP/scripts/mutants/$1.patch"; }
-
 # KTAP between start and done lines, as the guests print it
 printf 'ktest: mutants start\nKTAP version 1\n1..%s\n' \
 	$(($(echo $names | wc -w) + 1)) >"$log"
@@ -97,7 +97,6 @@ n=1
 for m in $names; do
 	n=$((n + 1))
 	cases=$(cases_of "$m")
-	[ -n "$cases" ] || die "scripts/mutants/$m.patch: no Caught-by: line"
 	step "mutant $m"
 	plant "$m"
 	build
