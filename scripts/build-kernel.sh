@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-kernel.sh VARIANT: configure (tinyconfig + configs/kernel.config +
-# every selftest target's config [+ configs/arch-ARCH.config] +
-# configs/VARIANT.config) and build the boot image, modules and uapi
-# headers in build/VARIANT. VARIANT may name an architecture (i386-patched,
-# arm64-base: lib.sh's arch_of); the config is only regenerated when a
-# fragment changed, so reruns are incremental.
+# every selftest target's config [+ configs/arch-ARCH.config] + the
+# fragments configs/VARIANT.config includes + configs/VARIANT.config) and
+# build the boot image, modules and uapi headers in build/VARIANT.
+# VARIANT may name an architecture (i386-patched, arm64-base: lib.sh's
+# arch_of); the config is only regenerated when a fragment changed, so
+# reruns are incremental.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,13 @@ for d in $SELFTESTS; do
 	frags="$frags $TOP/tools/testing/selftests/$d/config"
 done
 [ -z "$APFX" ] || frags="$frags $TOP/configs/arch-$KARCH.config"
-frags="$frags $TOP/configs/$(variant_config "$variant").config"
+# A variant's fragment may start from another's ("# include: NAME").
+vfrag=$TOP/configs/$(variant_config "$variant").config
+for inc in $(sed -n 's/^# include: *//p' "$vfrag"); do
+	[ -f "$TOP/configs/$inc.config" ] || die "$vfrag: no configs/$inc.config"
+	frags="$frags $TOP/configs/$inc.config"
+done
+frags="$frags $vfrag"
 
 kmake() {
 	local cc=${CROSS}gcc
