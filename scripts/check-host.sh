@@ -108,8 +108,13 @@ bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
 		echo "does not apply: ${m#"$TOP"/}"
 	for c in $(mutant_cases "$m"); do
-		echo "$kcases" | grep -qx "$c" ||
-			echo "no KUnit case $c: ${m#"$TOP"/}"
+		case $c in
+		*:*) cat "$TOP"/tools/testing/selftests/*/"${c%%:*}.c" 2>/dev/null |
+			grep -Eq "CG_TEST\(${c#*:}\)|\"${c#*:}\\\\n\"" ||
+				echo "no kselftest case $c: ${m#"$TOP"/}" ;;
+		*) echo "$kcases" | grep -qx "$c" ||
+			echo "no KUnit case $c: ${m#"$TOP"/}" ;;
+		esac
 	done
 done)
 if [ -z "$bad" ]; then

@@ -64,10 +64,26 @@ patch_paths() {
 		-e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$@" | LC_ALL=C sort -u
 }
 
-# mutant_cases PATCH: the KUnit cases of which one must fail on the bug
-# that scripts/mutants/PATCH plants (its Caught-by: line).
+# mutant_cases PATCH: the tests of which one must fail on the bug that
+# scripts/mutants/PATCH plants (its Caught-by: line): KUnit cases of the
+# percpu_counter module (CASE) or cases of a kselftest program of the
+# series (PROG:CASE).
 mutant_cases() {
-	sed -n 's/^Caught-by: *//p' "$1"
+	sed -n 's/^Caught-by: *//p' "$1" | xargs -n1
+}
+
+# mutant_suites PATCH...: what the guest runs for their cases
+# (scripts/guest/mutant.sh's arguments): "kunit" for KUnit cases, DIR:PROG
+# for a kselftest program, one per line.
+mutant_suites() {
+	local c
+	for c in $(for p in "$@"; do mutant_cases "$p"; done); do
+		case $c in
+		*:*) (cd "$TOP/tools/testing/selftests" && ls -- */"${c%%:*}.c" 2>/dev/null) |
+			sed 's|/\(.*\)\.c$|:\1|' ;;
+		*) echo kunit ;;
+		esac
+	done | LC_ALL=C sort -u
 }
 
 # seed_pristine DIR PATH...: make DIR's copy of each PATH the base tree's

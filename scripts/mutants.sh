@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make mutants [MUTANTS="name ..."] [RUNS=3]: do the percpu_counter tests
-# fail on the bugs they were written against?  Each scripts/mutants/NAME.patch
+# make mutants [MUTANTS="name ..."] [RUNS=3]: do the series' tests fail on
+# the bugs they were written against?  Each scripts/mutants/NAME.patch
 # plants one bug in the series' kernel code and names, on its Caught-by:
-# line, the KUnit cases of which at least one must fail on it.
+# line, the tests of which at least one must fail on it: KUnit cases of the
+# percpu_counter module, or PROG:CASE for a case of a kselftest program.
 #
 # build/src/linux-mutant is a hard-link farm of the patched tree; kernel,
 # test module and initramfs go to build/mutant (variant "mutant", rebuilt
 # incrementally).  First a control: the farm with no bug planted, booted
 # once, where every Caught-by case must pass, in the same setup as the
-# mutants (the module alone, scripts/guest/mutant.sh).  Then each mutant,
-# RUNS boots: caught in a boot where one of its cases reports "not ok";
-# a boot that gives no result for the suite (panic, hang, insmod failure)
-# is neither.  One KTAP result per mutant says in how many boots it was
+# mutants (only the suites that hold them, scripts/guest/mutant.sh).  Then
+# each mutant, RUNS boots: caught in a boot where one of its cases reports
+# "not ok"; a boot that gives no result for one of its suites (panic,
+# hang, insmod failure) is neither.  One KTAP result per mutant says in how many boots it was
 # caught, and fails if in none.  Races are probabilistic: the count is the
 # figure to report.  The farm is left without a bug.
 set -euo pipefail
@@ -25,7 +26,8 @@ tree=$SRC_MUTANT
 log=$BUILD/logs/mutants.log
 [ -d "$SRC_PATCHED" ] || die "no patched tree: run 'make src'"
 mkdir -p "$BUILD/logs"
-cases_of() { mutant_cases "$TOP/scripts/mutants/$1.patch"; }
+cases_of() { mutant_cases "$TOP/scripts/mutants/$1.patch" | sed 's/^.*://'; }
+suites_of() { mutant_suites $(for m; do echo "$TOP/scripts/mutants/$m.patch"; done); }
 for m in $names; do
 	[ -f "$TOP/scripts/mutants/$m.patch" ] || die "no mutant '$m' (scripts/mutants/$m.patch)"
 	[ -n "$(cases_of "$m")" ] || die "scripts/mutants/$m.patch: no Caught-by: line"
@@ -62,12 +64,20 @@ build() {
 	"$TOP/scripts/mkinitramfs.sh" mutant
 }
 
-# boot LOG: one boot; false if the suite gave no result
+# boot LOG SUITE...: one boot running SUITEs (suites_of); false if one
+# of them gave no result
 boot() {
-	QUIET=1 "$TOP/scripts/qemu-run.sh" -v mutant -m mutant -l "$1" \
-		-t 600 -a bench_ms=0 || true
-	grep -q '^ktest: mutant done' "$1" &&
-		grep -Eq '^(not )?ok [0-9]+ percpu_counter$' "$1"
+	local log=$1 s
+	shift
+	QUIET=1 "$TOP/scripts/qemu-run.sh" -v mutant -m mutant -l "$log" \
+		-t 600 -a "$(echo "$@" | tr ' ' ,),bench_ms=0" || true
+	grep -q '^ktest: mutant done' "$log" || return 1
+	for s; do
+		case $s in
+		kunit) grep -Eq '^(not )?ok [0-9]+ percpu_counter$' "$log" ;;
+		*) grep -Eq "^(not )?ok [0-9]+ selftests: ${s%%:*}: ${s#*:}\b" "$log" ;;
+		esac || return 1
+	done
 }
 
 # KTAP between start and done lines, as the guests print it
@@ -80,8 +90,8 @@ build
 all=$(for m in $names; do cases_of "$m"; done | xargs -n1 | LC_ALL=C sort -u)
 blog=$BUILD/logs/mutant-none.log
 ok=ok
-if ! boot "$blog"; then
-	echo "# no result from the suite ($blog)" >>"$log"
+if ! boot "$blog" $(suites_of $names); then
+	echo "# no result from a suite ($blog)" >>"$log"
 	ok="not ok"
 fi
 for c in $all; do
@@ -103,8 +113,8 @@ for m in $names; do
 	caught=0
 	for r in $(seq "$runs"); do
 		blog=$BUILD/logs/mutant-$m-$r.log
-		if ! boot "$blog"; then
-			echo "# $m, boot $r: no result from the suite ($blog)"
+		if ! boot "$blog" $(suites_of "$m"); then
+			echo "# $m, boot $r: no result from a suite ($blog)"
 			continue
 		fi
 		hit=
