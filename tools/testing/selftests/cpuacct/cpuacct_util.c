@@ -630,6 +630,29 @@ int pin_to_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+int exit_as_fifo(int cpu)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (pin_to_cpu(cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		return -errno;
+	return 0;
+}
+
+int reap_final(pid_t pid, struct task_total *t)
+{
+	struct rusage ru;
+	int status;
+
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	t->runtime_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * NSEC_PER_SEC +
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+	t->switches = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+	return 0;
+}
+
 uint64_t proc_stat_ctxt(void)
 {
 	unsigned long long v = 0;
@@ -769,6 +792,8 @@ struct pp_report {
 	char who;
 	int err;
 	uint64_t sw[4];
+	uint64_t pre_sw;	/* A: before entering its group */
+	uint64_t b_total_sw;	/* A: B's, from reap_final() */
 	long rounds, rounds2;
 	uint64_t elapsed_ns;
 };
@@ -790,7 +815,7 @@ static void pp_send(int fd, struct pp_report *r)
 		_exit(1);
 }
 
-static void pp_task_b(int ping_rd, int pong_wr, int res_wr)
+static void pp_task_b(int ping_rd, int pong_wr, int res_wr, int xcpu)
 {
 	struct pp_report r = { .who = 'B' };
 	char c;
@@ -809,6 +834,8 @@ static void pp_task_b(int ping_rd, int pong_wr, int res_wr)
 			r.err = 3;
 	}
 	r.sw[1] = task_switches();
+	if (exit_as_fifo(xcpu))
+		r.err = r.err ?: 4;
 	pp_send(res_wr, &r);
 	_exit(0);
 }
@@ -835,12 +862,20 @@ static long pp_rounds(int ping_wr, int pong_rd, long rounds,
 	return i;
 }
 
-static void pp_task_a(const struct pp_spec *spec, int res_wr)
+/* A, forked on @xcpu, where it and B exit (reap_final()) */
+static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
+		      int xcpu, int res_wr)
 {
 	struct pp_report r = { .who = 'A' };
-	int ping[2], pong[2], status;
+	struct task_total bt;
+	int ping[2], pong[2];
 	uint64_t elapsed;
 	pid_t b;
+
+	if (sched_setaffinity(0, sizeof(*mask), mask)) {
+		r.err = 10;
+		goto out;
+	}
 
 	/*
 	 * Pin before entering the group, so that no switch is charged to it
@@ -853,6 +888,7 @@ static void pp_task_a(const struct pp_spec *spec, int res_wr)
 		r.err = 10;
 		goto out;
 	}
+	r.pre_sw = task_switches();
 	if (spec->cg && cg_enter(spec->cg, getpid())) {
 		ksft_print_msg("enter %s failed\n", spec->cg);
 		r.err = 11;
@@ -874,7 +910,7 @@ static void pp_task_a(const struct pp_spec *spec, int res_wr)
 	if (!b) {
 		close(ping[1]);
 		close(pong[0]);
-		pp_task_b(ping[0], pong[1], res_wr);
+		pp_task_b(ping[0], pong[1], res_wr, xcpu);
 	}
 	close(ping[0]);
 	close(pong[1]);
@@ -909,13 +945,18 @@ static void pp_task_a(const struct pp_spec *spec, int res_wr)
 	}
 	r.sw[3] = task_switches();
 quit:
+	/* B must exit where A, to reap it, already is. */
+	if (pin_to_cpu(xcpu))
+		r.err = r.err ?: 20;
 	if (write(ping[1], (char []){ PP_QUIT }, 1) != 1)
 		r.err = r.err ?: 18;
 	close(ping[1]);
-	if (waitpid(b, &status, 0) != b ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
+	if (reap_final(b, &bt))
 		r.err = r.err ?: 19;
+	r.b_total_sw = bt.switches;
 out:
+	if (exit_as_fifo(xcpu))
+		r.err = r.err ?: 21;
 	pp_send(res_wr, &r);
 	/* Only A's own messages: the caller flushed before forking. */
 	fflush(stdout);
@@ -924,12 +965,18 @@ out:
 
 int pingpong(const struct pp_spec *spec, struct pp_result *res)
 {
+	int xcpu = spec->cpu >= 0 ? spec->cpu : allowed_cpu(0);
+	int res_pipe[2], got = 0, err = 0;
+	struct task_total at;
 	struct pp_report r;
-	int res_pipe[2], status, got = 0, err = 0;
+	cpu_set_t mask;
 	pid_t a;
 
 	memset(res, 0, sizeof(*res));
 	if (pipe(res_pipe))
+		return -1;
+	/* Reaping A on xcpu, where it exits, from before it can exit */
+	if (sched_getaffinity(0, sizeof(mask), &mask) || pin_to_cpu(xcpu))
 		return -1;
 	/* Or the children would inherit, and might print, our buffer. */
 	fflush(stdout);
@@ -938,7 +985,7 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 		return -1;
 	if (!a) {
 		close(res_pipe[0]);
-		pp_task_a(spec, res_pipe[1]);
+		pp_task_a(spec, &mask, xcpu, res_pipe[1]);
 	}
 	close(res_pipe[1]);
 
@@ -951,6 +998,8 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 		}
 		if (r.who == 'A') {
 			memcpy(res->a_sw, r.sw, sizeof(res->a_sw));
+			res->a_pre_sw = r.pre_sw;
+			res->b_total_sw = r.b_total_sw;
 			res->rounds = r.rounds;
 			res->rounds2 = r.rounds2;
 			res->elapsed_ns = r.elapsed_ns;
@@ -960,10 +1009,11 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 		}
 	}
 	close(res_pipe[0]);
-	if (waitpid(a, &status, 0) != a || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (reap_final(a, &at))
 		err = -1;
-	if (got != 3)
+	/* wait4() counts A's reaped children with A: B */
+	res->a_total_sw = at.switches - res->b_total_sw;
+	if (sched_setaffinity(0, sizeof(mask), &mask) || got != 3)
 		err = -1;
 	return err;
 }

@@ -203,10 +203,13 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
  * at least 2 switches, 1 charged to A and 1 to B.
  *
  * Each task samples its own switch count (task_switches()) right after
- * entering its group and at the end; A also samples around its move.  The
- * switches between the samples are exactly those the kernel charged to the
- * task's group, as a task's nvcsw/nivcsw are incremented where the
- * scheduler counts rq->nr_switches.
+ * entering its group and at the end; A also samples before entering and
+ * around its move.  The switches between the samples are exactly those
+ * the kernel charged to the task's group, as a task's nvcsw/nivcsw are
+ * incremented where the scheduler counts rq->nr_switches.  Both tasks exit
+ * on one CPU (@cpu, or the first allowed one) and are reaped there with
+ * reap_final(), so their whole lives' switches are known too: with B born
+ * in the group, the group was charged B's and A's from its entering on.
  */
 struct pp_spec {
 	const char *cg;		/* NULL: stay in the caller's group */
@@ -222,6 +225,9 @@ struct pp_result {
 	uint64_t a_sw[4];
 	/* B: at start, at the end */
 	uint64_t b_sw[2];
+	uint64_t a_pre_sw;	/* A: before entering @cg */
+	/* Whole lives, exits included (reap_final()) */
+	uint64_t a_total_sw, b_total_sw;
 	long rounds;		/* round trips before the move */
 	long rounds2;		/* round trips after the move */
 	uint64_t elapsed_ns;	/* of the round trips before the move */
@@ -229,6 +235,41 @@ struct pp_result {
 
 /* Runs the ping-pong and reaps both tasks; returns 0 if all went well. */
 int pingpong(const struct pp_spec *spec, struct pp_result *res);
+
+/*
+ * A child's whole life, its exit included, as wait4() reports it once the
+ * child can no longer run: the exact reference for what its group was
+ * charged.
+ *
+ * wait4() may reap a zombie that still runs on another CPU, and is still
+ * charged to its group, until its last switch: do_exit() runs
+ * exit_notify(), which wakes the parent, before do_task_dead().  So the
+ * child ends as a SCHED_FIFO task (exit_as_fifo()) on the CPU where the
+ * parent, a SCHED_NORMAL task, reaps it (reap_final()): the parent cannot
+ * run there before the child's last switch, and by then the child's
+ * runtime and switch counts are final.
+ */
+struct task_total {
+	/*
+	 * ru_utime + ru_stime: cputime_adjust() scales them to add up to
+	 * the task's sum_exec_runtime, the deltas cpuacct.usage is charged
+	 * with; each is then truncated to a microsecond.
+	 */
+	uint64_t runtime_ns;
+	uint64_t switches;	/* ru_nvcsw + ru_nivcsw, all of them */
+};
+
+/* The two truncations of task_total.runtime_ns: the true total is less. */
+#define RUSAGE_ROUND_NS	2000
+
+/* In the child: move to @cpu as SCHED_FIFO; returns 0 or -errno. */
+int exit_as_fifo(int cpu);
+/*
+ * In the parent, pinned to the @cpu its children passed to exit_as_fifo():
+ * reap @pid, which must have exited with status 0, and fill @t with its
+ * counts and those of the children it reaped (RUSAGE_BOTH).
+ */
+int reap_final(pid_t pid, struct task_total *t);
 
 /* Busy loop in user space for @cpu_ns of this thread's CPU time. */
 void burn_cpu(uint64_t cpu_ns);

@@ -50,6 +50,12 @@
 #define CYCLES		1000
 #define WARMUP_CYCLES	100
 #define ROUNDS		5
+/*
+ * What the percpu allocator may keep populated after a churn: no tolerance
+ * on a measurement, but a bound below what a leak holds.  A leaked group
+ * keeps its per-CPU counters, 64 bytes or more per possible CPU (88 in
+ * 6.12), so CYCLES of them hold 125 kB or more at two CPUs, more with more.
+ */
 #define PERCPU_SLACK_KB	64
 #define SETTLE_MS	10000
 /* Stop early rather than run into the kselftest timeout on slow guests. */

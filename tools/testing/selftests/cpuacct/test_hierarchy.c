@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpuacct hierarchy: a fresh group reads 0 everywhere; after busy tasks
- * in the leaves of a 3-level tree have exited, every parent's counters are
- * exactly the sums of its children's, per CPU, and the files of each group
- * agree with each other.
+ * in the leaves of a 3-level tree have exited, each leaf was charged its
+ * task's runtime to the exit, every parent's counters are exactly the sums
+ * of its children's, per CPU, and the files of each group agree with each
+ * other.
  *
  * What the files hold (kernel/sched/cpuacct.c):
  *  - usage, usage_percpu: scheduler runtime (ns), charged by
@@ -21,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +33,6 @@
 
 /* CPU time each leaf task burns */
 #define WORK_NS		(200 * 1000 * 1000ULL)
-/* Runtime of a task's exit path, after it measured its CPU time */
-#define EXIT_SLACK_NS	(50 * 1000 * 1000ULL)
 /* Longest tick: HZ >= 100 */
 #define TICK_MAX_NS	(10 * 1000 * 1000ULL)
 
@@ -55,10 +55,15 @@ static bool has_sw;
 
 struct work_report {
 	int g;				/* the task's leaf */
-	uint64_t start_ns, end_ns;	/* its CPU time around the work */
+	int err;			/* of exit_as_fifo() */
+	uint64_t pre_ns, start_ns;	/* its CPU time around entering it */
+	uint64_t end_ns;		/* and after the work */
 };
 
 static struct work_report rep[NR_BUSY];
+static struct task_total total[NR_BUSY];
+/* Where the busy tasks exit and are reaped (reap_final()) */
+static int reap_cpu;
 
 static bool group_reads_zero(int g)
 {
@@ -83,43 +88,57 @@ static int test_fresh_group_reads_zero(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-static int run_leaf(int g, int res_fd)
+/* A busy task in leaf @g, on any CPU of @mask until it exits */
+static void __attribute__((noreturn))
+run_leaf(int g, const cpu_set_t *mask, int res_fd)
 {
-	pid_t pid = fork();
 	struct work_report r = { .g = g };
 
-	if (pid)
-		return pid < 0 ? -1 : 0;
+	if (sched_setaffinity(0, sizeof(*mask), mask))
+		_exit(1);
+	r.pre_ns = thread_cputime_ns();
 	if (cg_enter(tree.cg[g], getpid()))
 		_exit(1);
 	r.start_ns = thread_cputime_ns();
 	burn_cpu(WORK_NS);
 	r.end_ns = thread_cputime_ns();
+	r.err = exit_as_fifo(reap_cpu);
 	if (write(res_fd, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	_exit(0);
 }
 
 /*
- * Busy tasks in the leaves, not pinned: both CPUs get charged.  Once they
- * have exited, their groups' counters settle.
+ * Busy tasks in the leaves, not pinned while they work: both CPUs get
+ * charged.  They exit on reap_cpu, where this task, pinned there before
+ * it forks them, reaps them.  Once they have exited, their groups'
+ * counters settle.
  */
 static int test_counters_settle(void)
 {
-	int res_pipe[2], i, n, status;
+	int res_pipe[2], i, n;
+	pid_t pid[NR_BUSY];
+	cpu_set_t mask;
 
 	fflush(stdout);
 	if (pipe(res_pipe))
 		ksft_exit_fail_perror("pipe");
-	for (i = 0; i < NR_BUSY; i++)
-		if (run_leaf(busy[i], res_pipe[1]))
-			ksft_exit_fail_perror("fork");
-	close(res_pipe[1]);
+	reap_cpu = allowed_cpu(0);
+	if (sched_getaffinity(0, sizeof(mask), &mask) || pin_to_cpu(reap_cpu))
+		ksft_exit_fail_perror("sched_setaffinity");
 	for (i = 0; i < NR_BUSY; i++) {
-		if (wait(&status) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			ksft_exit_fail_msg("busy task failed\n");
+		pid[i] = fork();
+		if (pid[i] < 0)
+			ksft_exit_fail_perror("fork");
+		if (!pid[i])
+			run_leaf(busy[i], &mask, res_pipe[1]);
 	}
+	close(res_pipe[1]);
+	for (i = 0; i < NR_BUSY; i++)
+		if (reap_final(pid[i], &total[i]))
+			ksft_exit_fail_msg("busy task failed\n");
+	if (sched_setaffinity(0, sizeof(mask), &mask))
+		ksft_exit_fail_perror("sched_setaffinity");
 	for (n = 0; n < NR_BUSY; n++) {
 		struct work_report r;
 
@@ -136,9 +155,13 @@ static int test_counters_settle(void)
 
 /*
  * Each leaf is charged all the runtime of its task from the moment it
- * entered the leaf, which includes the work the task measured after
- * entering, and at most the task's whole runtime: what it measured at the
- * end plus its exit.
+ * entered the leaf to its last switch, exit included; the task's CPU
+ * clock, sampled around its entering (each sample runs update_curr()),
+ * and its whole runtime from wait4() bound that exactly:
+ *
+ *	total - start_ns <= usage <= total - pre_ns
+ *
+ * with total known to RUSAGE_ROUND_NS.
  */
 static int test_leaf_usage_matches_work(void)
 {
@@ -147,15 +170,24 @@ static int test_leaf_usage_matches_work(void)
 
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
-		uint64_t work = rep[i].end_ns - rep[i].start_ns;
+		uint64_t lo = total[i].runtime_ns - rep[i].start_ns;
+		uint64_t hi = total[i].runtime_ns + RUSAGE_ROUND_NS - rep[i].pre_ns;
 
-		if (rep[i].g != busy[i] || work < WORK_NS || s->usage < work ||
-		    s->usage > rep[i].end_ns + EXIT_SLACK_NS) {
-			ksft_print_msg("%s: usage %llu, work %llu, task total %llu ns\n",
-				       tree.cg[busy[i]],
-				       (unsigned long long)s->usage,
-				       (unsigned long long)work,
-				       (unsigned long long)rep[i].end_ns);
+		if (rep[i].err) {
+			ksft_print_msg("SCHED_FIFO: %s\n", strerror(-rep[i].err));
+			return KSFT_SKIP;
+		}
+		ksft_print_msg("%s: usage %llu ns, task: %llu before entering, %llu after, %llu at the end of its work, %llu in all (wait4)\n",
+			       tree.cg[busy[i]], (unsigned long long)s->usage,
+			       (unsigned long long)rep[i].pre_ns,
+			       (unsigned long long)rep[i].start_ns,
+			       (unsigned long long)rep[i].end_ns,
+			       (unsigned long long)total[i].runtime_ns);
+		if (rep[i].g != busy[i] || rep[i].end_ns - rep[i].start_ns < WORK_NS ||
+		    s->usage < lo || s->usage > hi) {
+			ksft_print_msg("%s: usage not in [%llu, %llu]\n",
+				       tree.cg[busy[i]], (unsigned long long)lo,
+				       (unsigned long long)hi);
 			ok = false;
 		}
 	}
@@ -206,7 +238,9 @@ static int test_totals_percpu_and_usage_all_agree(void)
 }
 
 /*
- * usage_user + usage_sys vs usage: no exact relation.  Ticks sample the
+ * usage_user + usage_sys vs usage: no exact relation, and no exact
+ * reference: the tick-based task utime and stime they are charged with
+ * alongside are only shown scaled to the runtime.  Ticks sample the
  * current task, so for busy tasks the sum tracks the runtime; it is an
  * overestimate by at most the sampling error (tolerated here: 50% plus two
  * of the longest ticks), and an underestimate when ticks are lost, e.g.
