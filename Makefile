@@ -12,6 +12,9 @@
 #                        (lockdep, KASAN, kmemleak, ...), then a stress job
 #                        (CPU hotplug, churn, allocation failure) on it and
 #                        on the KCSAN kernel
+#   make check-debug-control
+#                        check-debug's guest suite on stock 6.12 with the
+#                        same checkers (base-debug): is a failure the series'?
 #   make stress          check-debug's stress job alone, on VARIANT
 #   make bench           base vs patched vs nocpuacct: build/bench/report.md
 #                        (SMP=N: the real-time experiments at N vCPUs;
@@ -21,7 +24,7 @@
 #   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #   make keyflip-control does text patching survive on this QEMU (README)
-#   make mutants         do the percpu_counter tests fail on planted bugs
+#   make mutants         do the series' tests fail on planted bugs
 #                        (scripts/mutants/; RUNS=3 boots each, x86_64)
 #
 # The pipeline, for a variant V (configs/V.config):
@@ -99,6 +102,11 @@ check-debug-x86_64-only:
 	$(error make check-debug runs on x86_64 only; for arm64's KCSAN: \
 		make stress ARCH=arm64 VARIANT=kcsan)
 
+# The same guest suite on stock 6.12 with debug's checkers: the control.
+check-debug-control: $(if $(AP),check-debug-x86_64-only) initramfs-base-debug
+	-@$(S)/qemu-run.sh -v base-debug -m check -s $(SMP) -t 1800
+	@$(S)/ktap-summary.py $(BUILD)/logs/base-debug-check.log
+
 # The stress job alone, on VARIANT (check-debug runs it on debug and kcsan).
 stress: initramfs-$(VARIANT)
 	-@$(S)/qemu-run.sh -v $(VARIANT) -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
@@ -136,5 +144,5 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check check-arch check-debug stress bench \
-	bench-scale series keyflip-control mutants shell clean
+.PHONY: all deps src demo check check-arch check-debug check-debug-control \
+	stress bench bench-scale series keyflip-control mutants shell clean
