@@ -16,10 +16,16 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
 
 #include "cpuacct_util.h"
 
@@ -630,27 +636,207 @@ int pin_to_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-int exit_as_fifo(int cpu)
+int task_counts(pid_t pid, struct task_total *t)
+{
+	unsigned long long v;
+	char path[64], line[256];
+	struct timespec ts;
+	clockid_t clk;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	t->switches = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1) {
+			t->switches += v;
+			found++;
+		}
+	fclose(f);
+	if (found != 2 || clock_getcpuclockid(pid, &clk) ||
+	    clock_gettime(clk, &ts))
+		return -1;
+	t->runtime_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	return 0;
+}
+
+bool exact_exit_available(void)
+{
+	struct sched_param sp = { 0 };
+	struct utsname u;
+	cpu_set_t mask;
+
+	if (!uname(&u) && strstr(u.version, "PREEMPT_RT")) {
+		ksft_print_msg("PREEMPT_RT: an exiting task may block\n");
+		return false;
+	}
+	if (sched_getaffinity(0, sizeof(mask), &mask) ||
+	    become_fifo_on(allowed_cpu(0)) ||
+	    sched_setscheduler(0, SCHED_OTHER, &sp) ||
+	    sched_setaffinity(0, sizeof(mask), &mask)) {
+		ksft_print_msg("SCHED_FIFO: %s\n", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int become_fifo_on(int cpu)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 
-	if (pin_to_cpu(cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+	if (pin_to_cpu(cpu) ||
+	    sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
 		return -errno;
 	return 0;
 }
 
-int reap_final(pid_t pid, struct task_total *t)
+int become_normal(const cpu_set_t *mask)
 {
-	struct rusage ru;
+	struct sched_param sp = { 0 };
+
+	if (sched_setscheduler(0, SCHED_OTHER, &sp) ||
+	    sched_setaffinity(0, sizeof(*mask), mask))
+		return -errno;
+	return 0;
+}
+
+/* Is the calling task, and is @pid (if not 0), still pinned to @cpu? */
+static bool pinned_to(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(pid, sizeof(set), &set) ||
+	    CPU_COUNT(&set) != 1 || !CPU_ISSET(cpu, &set))
+		return false;
+	return pid ? pinned_to(0, cpu) : true;
+}
+
+int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks)
+{
+	siginfo_t si = { 0 };
+	bool pinned;
 	int status;
 
-	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT)) {
+		ksft_print_msg("waitid: %s\n", strerror(errno));
 		return -1;
-	t->runtime_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * NSEC_PER_SEC +
-			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-	t->switches = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+	}
+	pinned = pinned_to(pid, cpu);
+	if (task_counts(pid, t) || (ticks && task_ticks(pid, t)) ||
+	    waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		ksft_print_msg("task %d failed\n", (int)pid);
+		return -1;
+	}
+	if (!pinned ||
+	    (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) != SCHED_FIFO) {
+		ksft_print_msg("task %d: no longer pinned to CPU %d as SCHED_FIFO\n",
+			       (int)pid, cpu);
+		return -1;
+	}
 	return 0;
+}
+
+/* taskstats over generic netlink, as tools/accounting/getdelays.c asks */
+struct nl_msg {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char buf[1024];
+};
+
+/* One request of @cmd to genetlink family @family with one attribute. */
+static int genl_ask(int fd, __u16 family, __u8 cmd, __u16 type,
+		    const void *data, __u16 len, struct nl_msg *ans)
+{
+	struct nl_msg req = {
+		.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
+		.n.nlmsg_type = family,
+		.n.nlmsg_flags = NLM_F_REQUEST,
+		.g.cmd = cmd,
+		.g.version = 1,
+	};
+	struct nlattr *na = (void *)((char *)&req + req.n.nlmsg_len);
+	ssize_t n;
+
+	na->nla_type = type;
+	na->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)na + NLA_HDRLEN, data, len);
+	req.n.nlmsg_len += NLA_ALIGN(na->nla_len);
+	if (send(fd, &req, req.n.nlmsg_len, 0) != req.n.nlmsg_len)
+		return -1;
+	n = recv(fd, ans, sizeof(*ans), 0);
+	if (n < 0 || !NLMSG_OK(&ans->n, n) || ans->n.nlmsg_type == NLMSG_ERROR)
+		return -1;
+	return 0;
+}
+
+/* The attribute @type among those from @na on for @len bytes. */
+static struct nlattr *nla_find(struct nlattr *na, int len, int type)
+{
+	while (len >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
+	       na->nla_len <= len) {
+		if ((na->nla_type & NLA_TYPE_MASK) == type)
+			return na;
+		len -= NLA_ALIGN(na->nla_len);
+		na = (void *)((char *)na + NLA_ALIGN(na->nla_len));
+	}
+	return NULL;
+}
+
+#define GENL_ATTRS(m)	((struct nlattr *)((char *)&(m)->g + GENL_HDRLEN))
+#define GENL_ATTRLEN(m)	((int)(m)->n.nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN))
+
+int task_ticks(pid_t pid, struct task_total *t)
+{
+	static __u16 family;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlattr *na;
+	struct taskstats ts;
+	struct nl_msg ans;
+	__u32 p = pid;
+	int fd, ret = -1;
+	size_t len;
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		goto out;
+	if (!family) {
+		if (genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+			     CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
+			     sizeof(TASKSTATS_GENL_NAME), &ans))
+			goto out;
+		na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
+			      CTRL_ATTR_FAMILY_ID);
+		if (!na)
+			goto out;
+		memcpy(&family, (char *)na + NLA_HDRLEN, sizeof(family));
+	}
+	if (genl_ask(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID,
+		     &p, sizeof(p), &ans))
+		goto out;
+	na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
+		      TASKSTATS_TYPE_AGGR_PID);
+	if (!na)
+		goto out;
+	na = nla_find((void *)((char *)na + NLA_HDRLEN),
+		      na->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+	/* Any version's struct taskstats: the fields only ever grow. */
+	len = na ? na->nla_len - NLA_HDRLEN : 0;
+	if (len < offsetof(struct taskstats, ac_stime) + sizeof(ts.ac_stime))
+		goto out;
+	memcpy(&ts, (char *)na + NLA_HDRLEN, len < sizeof(ts) ? len : sizeof(ts));
+	t->user_us = ts.ac_utime;
+	t->sys_us = ts.ac_stime;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
 }
 
 uint64_t proc_stat_ctxt(void)
@@ -790,12 +976,19 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
 
 struct pp_report {
 	char who;
-	int err;
+	int err;		/* PP_E_* */
 	uint64_t sw[4];
-	uint64_t pre_sw;	/* A: before entering its group */
-	uint64_t b_total_sw;	/* A: B's, from reap_final() */
+	uint64_t pre_sw, post_sw;	/* A: around entering its group */
+	uint64_t b_total_sw;	/* A: B's, from reap_exact() */
 	long rounds, rounds2;
 	uint64_t elapsed_ns;
+};
+
+/* What went wrong in a ping-pong task, as the test output says it */
+enum {
+	PP_E_READY = 1, PP_E_READ, PP_E_PONG, PP_E_FIFO, PP_E_PIN,
+	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
+	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B,
 };
 
 static int pp_xfer(int wfd, int rfd, char out, char expect)
@@ -815,6 +1008,7 @@ static void pp_send(int fd, struct pp_report *r)
 		_exit(1);
 }
 
+/* B: with @xcpu >= 0, exits where A waits for it (reap_exact()) */
 static void pp_task_b(int ping_rd, int pong_wr, int res_wr, int xcpu)
 {
 	struct pp_report r = { .who = 'B' };
@@ -822,20 +1016,20 @@ static void pp_task_b(int ping_rd, int pong_wr, int res_wr, int xcpu)
 
 	r.sw[0] = task_switches();
 	if (pp_xfer(pong_wr, -1, PP_READY, 0))
-		r.err = 1;
+		r.err = PP_E_READY;
 	while (!r.err) {
 		if (read(ping_rd, &c, 1) != 1) {
-			r.err = 2;
+			r.err = PP_E_READ;
 			break;
 		}
 		if (c == PP_QUIT)
 			break;
 		if (c != PP_PING || pp_xfer(pong_wr, -1, PP_PONG, 0))
-			r.err = 3;
+			r.err = PP_E_PONG;
 	}
 	r.sw[1] = task_switches();
-	if (exit_as_fifo(xcpu))
-		r.err = r.err ?: 4;
+	if (xcpu >= 0 && become_fifo_on(xcpu))
+		r.err = r.err ?: PP_E_FIFO;
 	pp_send(res_wr, &r);
 	_exit(0);
 }
@@ -862,49 +1056,49 @@ static long pp_rounds(int ping_wr, int pong_rd, long rounds,
 	return i;
 }
 
-/* A, forked on @xcpu, where it and B exit (reap_final()) */
+/*
+ * A, forked with the caller's affinity, @mask its own; with @xcpu >= 0,
+ * it and B exit on @xcpu, where the caller waits for A (reap_exact()).
+ */
 static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 		      int xcpu, int res_wr)
 {
 	struct pp_report r = { .who = 'A' };
-	struct task_total bt;
-	int ping[2], pong[2];
+	struct task_total bt = { 0 };
+	int ping[2], pong[2], status;
 	uint64_t elapsed;
 	pid_t b;
-
-	if (sched_setaffinity(0, sizeof(*mask), mask)) {
-		r.err = 10;
-		goto out;
-	}
 
 	/*
 	 * Pin before entering the group, so that no switch is charged to it
 	 * on another CPU, and again after: entering a cpuset co-mounted with
 	 * cpuacct would reset the affinity (a no-op otherwise).
 	 */
-	if (spec->cpu >= 0 && pin_to_cpu(spec->cpu)) {
+	if (sched_setaffinity(0, sizeof(*mask), mask) ||
+	    (spec->cpu >= 0 && pin_to_cpu(spec->cpu))) {
 		ksft_print_msg("pin to CPU %d: %s\n", spec->cpu,
 			       strerror(errno));
-		r.err = 10;
+		r.err = PP_E_PIN;
 		goto out;
 	}
 	r.pre_sw = task_switches();
 	if (spec->cg && cg_enter(spec->cg, getpid())) {
 		ksft_print_msg("enter %s failed\n", spec->cg);
-		r.err = 11;
+		r.err = PP_E_ENTER;
 		goto out;
 	}
+	r.post_sw = task_switches();
 	if (spec->cpu >= 0 && pin_to_cpu(spec->cpu)) {
-		r.err = 10;
+		r.err = PP_E_PIN;
 		goto out;
 	}
 	if (pipe(ping) || pipe(pong)) {
-		r.err = 12;
+		r.err = PP_E_PIPE;
 		goto out;
 	}
 	b = fork();
 	if (b < 0) {
-		r.err = 13;
+		r.err = PP_E_FORK;
 		goto out;
 	}
 	if (!b) {
@@ -917,27 +1111,30 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 
 	r.sw[0] = task_switches();
 	if (pp_xfer(-1, pong[0], 0, PP_READY)) {
-		r.err = 14;
+		r.err = PP_E_B_READY;
 		goto quit;
 	}
 	r.rounds = pp_rounds(ping[1], pong[0], spec->rounds,
 			     spec->duration_ns, &r.elapsed_ns);
 	if (r.rounds < 0) {
-		r.err = 15;
+		r.err = PP_E_PING;
 		goto quit;
 	}
 	r.sw[1] = task_switches();
 	if (spec->move_cg) {
-		if (cg_enter(spec->move_cg, getpid()) ||
-		    (spec->cpu >= 0 && pin_to_cpu(spec->cpu))) {
-			r.err = 16;
+		if (cg_enter(spec->move_cg, getpid())) {
+			r.err = PP_E_MOVE;
 			goto quit;
 		}
 		r.sw[2] = task_switches();
+		if (spec->cpu >= 0 && pin_to_cpu(spec->cpu)) {
+			r.err = PP_E_PIN;
+			goto quit;
+		}
 		r.rounds2 = pp_rounds(ping[1], pong[0], spec->rounds2, 0,
 				      &elapsed);
 		if (r.rounds2 < 0) {
-			r.err = 17;
+			r.err = PP_E_PING2;
 			goto quit;
 		}
 	} else {
@@ -945,18 +1142,20 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 	}
 	r.sw[3] = task_switches();
 quit:
-	/* B must exit where A, to reap it, already is. */
-	if (pin_to_cpu(xcpu))
-		r.err = r.err ?: 20;
+	/* B exits where A, to wait for it, already is. */
+	if (xcpu >= 0 && become_fifo_on(xcpu))
+		r.err = r.err ?: PP_E_FIFO;
 	if (write(ping[1], (char []){ PP_QUIT }, 1) != 1)
-		r.err = r.err ?: 18;
+		r.err = r.err ?: PP_E_QUIT;
 	close(ping[1]);
-	if (reap_final(b, &bt))
-		r.err = r.err ?: 19;
+	if (xcpu >= 0 ? reap_exact(b, xcpu, &bt, false) :
+	    waitpid(b, &status, 0) != b || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		r.err = r.err ?: PP_E_REAP_B;
 	r.b_total_sw = bt.switches;
 out:
-	if (exit_as_fifo(xcpu))
-		r.err = r.err ?: 21;
+	if (xcpu >= 0 && become_fifo_on(xcpu))
+		r.err = r.err ?: PP_E_FIFO;
 	pp_send(res_wr, &r);
 	/* Only A's own messages: the caller flushed before forking. */
 	fflush(stdout);
@@ -965,29 +1164,38 @@ out:
 
 int pingpong(const struct pp_spec *spec, struct pp_result *res)
 {
-	int xcpu = spec->cpu >= 0 ? spec->cpu : allowed_cpu(0);
-	int res_pipe[2], got = 0, err = 0;
-	struct task_total at;
+	int xcpu = -1, res_pipe[2], status, got = 0, err = 0;
+	struct task_total at = { 0 };
 	struct pp_report r;
 	cpu_set_t mask;
 	pid_t a;
 
 	memset(res, 0, sizeof(*res));
-	if (pipe(res_pipe))
+	if (sched_getaffinity(0, sizeof(mask), &mask) || pipe(res_pipe))
 		return -1;
-	/* Reaping A on xcpu, where it exits, from before it can exit */
-	if (sched_getaffinity(0, sizeof(mask), &mask) || pin_to_cpu(xcpu))
-		return -1;
+	/* Waiting for A on xcpu, from before A can exit */
+	if (spec->exact) {
+		xcpu = spec->cpu >= 0 ? spec->cpu : allowed_cpu(0);
+		if (become_fifo_on(xcpu)) {
+			ksft_print_msg("SCHED_FIFO on CPU %d: %s\n", xcpu,
+				       strerror(errno));
+			err = -1;
+			goto out;
+		}
+	}
 	/* Or the children would inherit, and might print, our buffer. */
 	fflush(stdout);
 	a = fork();
-	if (a < 0)
-		return -1;
+	if (a < 0) {
+		err = -1;
+		goto out;
+	}
 	if (!a) {
 		close(res_pipe[0]);
 		pp_task_a(spec, &mask, xcpu, res_pipe[1]);
 	}
 	close(res_pipe[1]);
+	res_pipe[1] = -1;
 
 	while (read(res_pipe[0], &r, sizeof(r)) == sizeof(r)) {
 		got |= r.who == 'A' ? 1 : 2;
@@ -999,6 +1207,7 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 		if (r.who == 'A') {
 			memcpy(res->a_sw, r.sw, sizeof(res->a_sw));
 			res->a_pre_sw = r.pre_sw;
+			res->a_post_sw = r.post_sw;
 			res->b_total_sw = r.b_total_sw;
 			res->rounds = r.rounds;
 			res->rounds2 = r.rounds2;
@@ -1008,12 +1217,18 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 			res->b_sw[1] = r.sw[1];
 		}
 	}
-	close(res_pipe[0]);
-	if (reap_final(a, &at))
+	if (spec->exact ? reap_exact(a, xcpu, &at, false) :
+	    waitpid(a, &status, 0) != a || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
 		err = -1;
-	/* wait4() counts A's reaped children with A: B */
-	res->a_total_sw = at.switches - res->b_total_sw;
-	if (sched_setaffinity(0, sizeof(mask), &mask) || got != 3)
+	res->a_total_sw = at.switches;
+	if (got != 3)
+		err = -1;
+out:
+	close(res_pipe[0]);
+	if (res_pipe[1] >= 0)
+		close(res_pipe[1]);
+	if (become_normal(&mask))
 		err = -1;
 	return err;
 }

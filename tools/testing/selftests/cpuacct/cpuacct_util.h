@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #include "../kselftest.h"
@@ -203,13 +204,14 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
  * at least 2 switches, 1 charged to A and 1 to B.
  *
  * Each task samples its own switch count (task_switches()) right after
- * entering its group and at the end; A also samples before entering and
- * around its move.  The switches between the samples are exactly those
- * the kernel charged to the task's group, as a task's nvcsw/nivcsw are
- * incremented where the scheduler counts rq->nr_switches.  Both tasks exit
- * on one CPU (@cpu, or the first allowed one) and are reaped there with
- * reap_final(), so their whole lives' switches are known too: with B born
- * in the group, the group was charged B's and A's from its entering on.
+ * entering its group and at the end; A also samples right before and
+ * after entering, and around its move.  The switches between the samples
+ * are exactly those the kernel charged to the task's group, as a task's
+ * nvcsw/nivcsw are incremented where the scheduler counts
+ * rq->nr_switches.  With @exact, both tasks exit on one CPU (@cpu, or the
+ * first allowed one), where they are waited for with reap_exact(), so
+ * their whole lives' switches are known too: with B born in the group,
+ * the group was charged all of B's and A's from its entering on.
  */
 struct pp_spec {
 	const char *cg;		/* NULL: stay in the caller's group */
@@ -218,6 +220,7 @@ struct pp_spec {
 	uint64_t duration_ns;	/* if set, run for this long instead */
 	const char *move_cg;
 	long rounds2;
+	bool exact;		/* the totals of pp_result (exact_exit_available()) */
 };
 
 struct pp_result {
@@ -225,8 +228,8 @@ struct pp_result {
 	uint64_t a_sw[4];
 	/* B: at start, at the end */
 	uint64_t b_sw[2];
-	uint64_t a_pre_sw;	/* A: before entering @cg */
-	/* Whole lives, exits included (reap_final()) */
+	uint64_t a_pre_sw, a_post_sw;	/* A: around entering @cg */
+	/* With @exact: whole lives, exits included (reap_exact()) */
 	uint64_t a_total_sw, b_total_sw;
 	long rounds;		/* round trips before the move */
 	long rounds2;		/* round trips after the move */
@@ -237,39 +240,64 @@ struct pp_result {
 int pingpong(const struct pp_spec *spec, struct pp_result *res);
 
 /*
- * A child's whole life, its exit included, as wait4() reports it once the
- * child can no longer run: the exact reference for what its group was
- * charged.
- *
- * wait4() may reap a zombie that still runs on another CPU, and is still
- * charged to its group, until its last switch: do_exit() runs
- * exit_notify(), which wakes the parent, before do_task_dead().  So the
- * child ends as a SCHED_FIFO task (exit_as_fifo()) on the CPU where the
- * parent, a SCHED_NORMAL task, reaps it (reap_final()): the parent cannot
- * run there before the child's last switch, and by then the child's
- * runtime and switch counts are final.
+ * A task's runtime (its CPU clock: the se.sum_exec_runtime cpuacct.usage
+ * is charged with) and switch count (voluntary + nonvoluntary from
+ * /proc/PID/status, what getrusage() reports), which are final while it
+ * is blocked, or once it can no longer run.
  */
 struct task_total {
-	/*
-	 * ru_utime + ru_stime: cputime_adjust() scales them to add up to
-	 * the task's sum_exec_runtime, the deltas cpuacct.usage is charged
-	 * with; each is then truncated to a microsecond.
-	 */
 	uint64_t runtime_ns;
-	uint64_t switches;	/* ru_nvcsw + ru_nivcsw, all of them */
+	uint64_t switches;
+	/*
+	 * Its tick-sampled user and system time as account_user_time() and
+	 * account_system_index_time() charge it, the same ticks as to its
+	 * cpuacct group (not the runtime-scaled values of /proc or
+	 * getrusage()); from taskstats, truncated to a microsecond each.
+	 */
+	uint64_t user_us, sys_us;
 };
 
-/* The two truncations of task_total.runtime_ns: the true total is less. */
-#define RUSAGE_ROUND_NS	2000
+/* runtime_ns and switches; returns 0, or -1 if @pid is gone. */
+int task_counts(pid_t pid, struct task_total *t);
+/* user_us and sys_us; returns 0, or -1 without taskstats. */
+int task_ticks(pid_t pid, struct task_total *t);
 
-/* In the child: move to @cpu as SCHED_FIFO; returns 0 or -errno. */
-int exit_as_fifo(int cpu);
 /*
- * In the parent, pinned to the @cpu its children passed to exit_as_fifo():
- * reap @pid, which must have exited with status 0, and fill @t with its
- * counts and those of the children it reaped (RUSAGE_BOTH).
+ * A child's whole life, its exit included: the exact reference for what
+ * its group was charged.
+ *
+ * A parent may be told that a child exited while the child still runs,
+ * and is still charged to its group, until its last switch: do_exit()
+ * wakes the parent in exit_notify(), then runs on to do_task_dead().  So
+ * the child ends as a SCHED_FIFO task on the CPU where its parent, also a
+ * SCHED_FIFO task of the same priority, waits for it (become_fifo_on()
+ * in both): woken there, the parent runs after the child's last switch
+ * (a preempted FIFO task stays first in line; throttling and the
+ * deadline fair server do not tell them apart), when reap_exact() reads
+ * the zombie's counts.  Not so if the child may block on its way out
+ * (PREEMPT_RT's sleeping spinlocks) or if either is moved off the CPU
+ * (hotplug, a cpuset): reap_exact() fails then.
  */
-int reap_final(pid_t pid, struct task_total *t);
+
+/*
+ * Can this task use become_fifo_on() here (privilege, the cpu controller's
+ * RT bandwidth, PREEMPT_RT)?  If not, says why; tests skip what needs it.
+ */
+bool exact_exit_available(void);
+/*
+ * Pin the calling task to @cpu as SCHED_FIFO, its children to be forked
+ * SCHED_NORMAL; returns 0 or -errno.
+ */
+int become_fifo_on(int cpu);
+/* Back to SCHED_NORMAL on the CPUs of @mask. */
+int become_normal(const cpu_set_t *mask);
+/*
+ * In the parent, become_fifo_on(@cpu) before @pid could exit there: wait
+ * for @pid, which must exit with status 0, fill @t with its final counts
+ * (user_us and sys_us only if @ticks), and reap it.  Returns 0, or -1 with
+ * the reason on the test output.
+ */
+int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks);
 
 /* Busy loop in user space for @cpu_ns of this thread's CPU time. */
 void burn_cpu(uint64_t cpu_ns);

@@ -169,34 +169,6 @@ static void pair_stop(struct pair *p)
 	waitpid(p->b, NULL, 0);
 }
 
-static uint64_t proc_switches(pid_t pid)
-{
-	unsigned long long v, sum = 0;
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
-		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
-			sum += v;
-	fclose(f);
-	return sum;
-}
-
-static uint64_t proc_runtime(pid_t pid)
-{
-	struct timespec ts;
-	clockid_t clk;
-
-	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /* Is @pid asleep ('S' in /proc/PID/stat)? */
 static bool proc_sleeping(pid_t pid)
 {
@@ -220,9 +192,11 @@ static bool proc_sleeping(pid_t pid)
 static bool pair_counts(struct pair *p, uint64_t *sw, uint64_t *rt)
 {
 	bool asleep = proc_sleeping(p->a) && proc_sleeping(p->b);
+	struct task_total a = { 0 }, b = { 0 };
 
-	*sw = proc_switches(p->a) + proc_switches(p->b);
-	*rt = proc_runtime(p->a) + proc_runtime(p->b);
+	asleep &= !task_counts(p->a, &a) && !task_counts(p->b, &b);
+	*sw = a.switches + b.switches;
+	*rt = a.runtime_ns + b.runtime_ns;
 	return asleep && proc_sleeping(p->a) && proc_sleeping(p->b);
 }
 

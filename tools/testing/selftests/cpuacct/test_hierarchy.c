@@ -17,8 +17,9 @@
  *  - stat: cputime_adjust() of (user, system, usage): usage split in the
  *    ratio user:system, so user + system == usage exactly in ns, then each
  *    is converted to USER_HZ by truncation.
- * Hence the exact relations checked here, and one with a tolerance:
- * usage_user + usage_sys only approximates usage (tick sampling).
+ * Hence the exact relations checked here.  usage_user + usage_sys only
+ * approximates usage (tick sampling), but each is exactly what the tasks'
+ * own ticks add up to.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,8 +34,6 @@
 
 /* CPU time each leaf task burns */
 #define WORK_NS		(200 * 1000 * 1000ULL)
-/* Longest tick: HZ >= 100 */
-#define TICK_MAX_NS	(10 * 1000 * 1000ULL)
 
 enum { TOP, A, B, A1, A2, B1, E, NR_GROUPS };
 static const char * const names[NR_GROUPS] = {
@@ -55,14 +54,16 @@ static bool has_sw;
 
 struct work_report {
 	int g;				/* the task's leaf */
-	int err;			/* of exit_as_fifo() */
+	int err;			/* of become_fifo_on() */
 	uint64_t pre_ns, start_ns;	/* its CPU time around entering it */
 	uint64_t end_ns;		/* and after the work */
+	struct task_total pre, post;	/* its ticks around entering it */
 };
 
 static struct work_report rep[NR_BUSY];
+/* With exact: the busy tasks' whole lives (reap_exact()) on reap_cpu */
 static struct task_total total[NR_BUSY];
-/* Where the busy tasks exit and are reaped (reap_final()) */
+static bool exact, has_ticks;
 static int reap_cpu;
 
 static bool group_reads_zero(int g)
@@ -89,20 +90,24 @@ static int test_fresh_group_reads_zero(void)
 }
 
 /* A busy task in leaf @g, on any CPU of @mask until it exits */
-static void __attribute__((noreturn))
-run_leaf(int g, const cpu_set_t *mask, int res_fd)
+static void __noreturn run_leaf(int g, const cpu_set_t *mask, int res_fd)
 {
 	struct work_report r = { .g = g };
 
 	if (sched_setaffinity(0, sizeof(*mask), mask))
 		_exit(1);
+	if (has_ticks && task_ticks(getpid(), &r.pre))
+		_exit(1);
 	r.pre_ns = thread_cputime_ns();
 	if (cg_enter(tree.cg[g], getpid()))
 		_exit(1);
 	r.start_ns = thread_cputime_ns();
+	if (has_ticks && task_ticks(getpid(), &r.post))
+		_exit(1);
 	burn_cpu(WORK_NS);
 	r.end_ns = thread_cputime_ns();
-	r.err = exit_as_fifo(reap_cpu);
+	if (exact)
+		r.err = become_fifo_on(reap_cpu);
 	if (write(res_fd, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	_exit(0);
@@ -110,22 +115,23 @@ run_leaf(int g, const cpu_set_t *mask, int res_fd)
 
 /*
  * Busy tasks in the leaves, not pinned while they work: both CPUs get
- * charged.  They exit on reap_cpu, where this task, pinned there before
- * it forks them, reaps them.  Once they have exited, their groups'
+ * charged.  With exact, they exit on reap_cpu, where this task waits for
+ * them from before it forks them.  Once they have exited, their groups'
  * counters settle.
  */
 static int test_counters_settle(void)
 {
-	int res_pipe[2], i, n;
+	int res_pipe[2], i, n, status;
 	pid_t pid[NR_BUSY];
 	cpu_set_t mask;
+	bool ok = true;
 
 	fflush(stdout);
-	if (pipe(res_pipe))
+	if (pipe(res_pipe) || sched_getaffinity(0, sizeof(mask), &mask))
 		ksft_exit_fail_perror("pipe");
 	reap_cpu = allowed_cpu(0);
-	if (sched_getaffinity(0, sizeof(mask), &mask) || pin_to_cpu(reap_cpu))
-		ksft_exit_fail_perror("sched_setaffinity");
+	if (exact && become_fifo_on(reap_cpu))
+		ksft_exit_fail_perror("SCHED_FIFO");
 	for (i = 0; i < NR_BUSY; i++) {
 		pid[i] = fork();
 		if (pid[i] < 0)
@@ -134,11 +140,16 @@ static int test_counters_settle(void)
 			run_leaf(busy[i], &mask, res_pipe[1]);
 	}
 	close(res_pipe[1]);
-	for (i = 0; i < NR_BUSY; i++)
-		if (reap_final(pid[i], &total[i]))
-			ksft_exit_fail_msg("busy task failed\n");
-	if (sched_setaffinity(0, sizeof(mask), &mask))
-		ksft_exit_fail_perror("sched_setaffinity");
+	for (i = 0; i < NR_BUSY; i++) {
+		if (exact)
+			ok &= !reap_exact(pid[i], reap_cpu, &total[i],
+					  has_ticks);
+		else
+			ok &= waitpid(pid[i], &status, 0) == pid[i] &&
+			      WIFEXITED(status) && !WEXITSTATUS(status);
+	}
+	if (become_normal(&mask))
+		ksft_exit_fail_perror("SCHED_OTHER");
 	for (n = 0; n < NR_BUSY; n++) {
 		struct work_report r;
 
@@ -150,18 +161,20 @@ static int test_counters_settle(void)
 	}
 	close(res_pipe[0]);
 
-	return cg_tree_settle(&tree) ? KSFT_FAIL : KSFT_PASS;
+	return ok && !cg_tree_settle(&tree) ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
  * Each leaf is charged all the runtime of its task from the moment it
- * entered the leaf to its last switch, exit included; the task's CPU
- * clock, sampled around its entering (each sample runs update_curr()),
- * and its whole runtime from wait4() bound that exactly:
+ * entered the leaf to its last switch, exit included: at least the work
+ * the task measured after entering.  Its CPU clock, sampled around its
+ * entering (each sample runs update_curr()), and its whole runtime bound
+ * that exactly:
  *
  *	total - start_ns <= usage <= total - pre_ns
  *
- * with total known to RUSAGE_ROUND_NS.
+ * Without exact (no SCHED_FIFO), only the work is checked, and the test
+ * skips.
  */
 static int test_leaf_usage_matches_work(void)
 {
@@ -170,28 +183,34 @@ static int test_leaf_usage_matches_work(void)
 
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
-		uint64_t lo = total[i].runtime_ns - rep[i].start_ns;
-		uint64_t hi = total[i].runtime_ns + RUSAGE_ROUND_NS - rep[i].pre_ns;
+		const struct work_report *r = &rep[i];
+		int64_t lo = total[i].runtime_ns - r->start_ns;
+		int64_t hi = total[i].runtime_ns - r->pre_ns;
 
-		if (rep[i].err) {
-			ksft_print_msg("SCHED_FIFO: %s\n", strerror(-rep[i].err));
-			return KSFT_SKIP;
-		}
-		ksft_print_msg("%s: usage %llu ns, task: %llu before entering, %llu after, %llu at the end of its work, %llu in all (wait4)\n",
+		ksft_print_msg("%s: usage %llu ns; task %llu before entering, %llu after, %llu after its work\n",
 			       tree.cg[busy[i]], (unsigned long long)s->usage,
-			       (unsigned long long)rep[i].pre_ns,
-			       (unsigned long long)rep[i].start_ns,
-			       (unsigned long long)rep[i].end_ns,
-			       (unsigned long long)total[i].runtime_ns);
-		if (rep[i].g != busy[i] || rep[i].end_ns - rep[i].start_ns < WORK_NS ||
-		    s->usage < lo || s->usage > hi) {
-			ksft_print_msg("%s: usage not in [%llu, %llu]\n",
-				       tree.cg[busy[i]], (unsigned long long)lo,
-				       (unsigned long long)hi);
+			       (unsigned long long)r->pre_ns,
+			       (unsigned long long)r->start_ns,
+			       (unsigned long long)r->end_ns);
+		if (r->g != busy[i] || r->err ||
+		    r->end_ns - r->start_ns < WORK_NS ||
+		    s->usage < r->end_ns - r->start_ns) {
+			ksft_print_msg("%s: usage below the work, or no report\n",
+				       tree.cg[busy[i]]);
 			ok = false;
 		}
+		if (!exact)
+			continue;
+		ksft_print_msg("%s: task %llu in all: usage - lo %lld, hi - usage %lld ns\n",
+			       tree.cg[busy[i]],
+			       (unsigned long long)total[i].runtime_ns,
+			       (long long)(s->usage - lo),
+			       (long long)(hi - (int64_t)s->usage));
+		ok &= lo <= (int64_t)s->usage && (int64_t)s->usage <= hi;
 	}
-	return ok ? KSFT_PASS : KSFT_FAIL;
+	if (!ok)
+		return KSFT_FAIL;
+	return exact ? KSFT_PASS : KSFT_SKIP;
 }
 
 static int test_parent_equals_sum_of_children(void)
@@ -238,36 +257,74 @@ static int test_totals_percpu_and_usage_all_agree(void)
 }
 
 /*
- * usage_user + usage_sys vs usage: no exact relation, and no exact
- * reference: the tick-based task utime and stime they are charged with
- * alongside are only shown scaled to the runtime.  Ticks sample the
- * current task, so for busy tasks the sum tracks the runtime; it is an
- * overestimate by at most the sampling error (tolerated here: 50% plus two
- * of the longest ticks), and an underestimate when ticks are lost, e.g.
- * when an emulated CPU is descheduled by its host: hrtimer_forward() skips
- * the missed periods, and account_process_tick() charges one tick only,
- * while the runtime (sched_clock) counts it all; on a loaded host that can
- * be most of them (a fifth of the runtime was seen at a host load of 13
- * on 2 CPUs).  So only some ticks are required.  A user space busy loop shows user time, though not
- * necessarily mostly: a tick that lands in the kernel counts as system
- * time, and on a slow kernel (debug options under emulation) the interrupt
- * path, where ticks land, is a large part of the time.
+ * usage_user and usage_sys of a leaf are its task's ticks from its
+ * entering the leaf to its exit: account_user_time() and
+ * account_system_index_time() charge each tick to the task's own utime or
+ * stime and to its group alike.  The task's own are taskstats' (raw, not
+ * scaled to the runtime as in /proc), sampled around its entering and
+ * from the zombie (reap_exact()); each is truncated to a microsecond, so
+ * a difference of two is off by less than one either way:
+ *
+ *	(total - post) - 1 us < user < (total - pre) + 1 us
  */
-static int test_user_plus_sys_tracks_usage(void)
+static bool ticks_in(const char *cg, const char *what, uint64_t have,
+		     uint64_t pre, uint64_t post, uint64_t total)
+{
+	int64_t lo = (total - post) * 1000 - 1000;
+	int64_t hi = (total - pre) * 1000 + 1000;
+
+	ksft_print_msg("%s: %s %llu ns; task %llu us before entering, %llu after, %llu in all\n",
+		       cg, what, (unsigned long long)have,
+		       (unsigned long long)pre, (unsigned long long)post,
+		       (unsigned long long)total);
+	if (lo < (int64_t)have && (int64_t)have < hi)
+		return true;
+	ksft_print_msg("%s: %s not in (%lld, %lld)\n", cg, what,
+		       (long long)lo, (long long)hi);
+	return false;
+}
+
+/*
+ * Where a CPU accounts time at kernel entry and exit instead (nohz_full
+ * CPUs, CONFIG_VIRT_CPU_ACCOUNTING_NATIVE), a running task's taskstats
+ * also count what it has not been charged yet: up to a tick.
+ */
+static bool ticks_are_ticks(void)
+{
+	char buf[64] = "";
+	FILE *f;
+
+#if defined(__powerpc__) || defined(__s390__)
+	return false;
+#endif
+	f = fopen("/sys/devices/system/cpu/nohz_full", "r");
+	if (!f)
+		return true;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !buf[0] || !strncmp(buf, "(null)", 6) || buf[0] == '\n';
+}
+
+static int test_user_and_sys_are_the_tasks_ticks(void)
 {
 	bool ok = true;
 	int i;
 
+	if (!exact || !has_ticks)
+		return KSFT_SKIP;
+	if (!ticks_are_ticks()) {
+		ksft_print_msg("time accounted at kernel entry and exit\n");
+		return KSFT_SKIP;
+	}
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
-		uint64_t ticks = s->user + s->sys;
+		const struct work_report *r = &rep[i];
 
-		ksft_print_msg("%s: usage %llu user %llu sys %llu ns\n",
-			       tree.cg[busy[i]], (unsigned long long)s->usage,
-			       (unsigned long long)s->user,
-			       (unsigned long long)s->sys);
-		if (ticks > s->usage / 2 * 3 + 2 * TICK_MAX_NS || !s->user)
-			ok = false;
+		ok &= ticks_in(tree.cg[busy[i]], "user", s->user, r->pre.user_us,
+			       r->post.user_us, total[i].user_us);
+		ok &= ticks_in(tree.cg[busy[i]], "system", s->sys, r->pre.sys_us,
+			       r->post.sys_us, total[i].sys_us);
 	}
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
@@ -336,7 +393,7 @@ static const struct cg_test tests[] = {
 	CG_TEST(parent_equals_sum_of_children),
 	CG_TEST(parent_nr_switches_equals_sum),
 	CG_TEST(totals_percpu_and_usage_all_agree),
-	CG_TEST(user_plus_sys_tracks_usage),
+	CG_TEST(user_and_sys_are_the_tasks_ticks),
 	CG_TEST(stat_splits_usage),
 	CG_TEST(root_covers_tree_and_empty_leaf_stays_zero),
 };
@@ -347,6 +404,10 @@ int main(void)
 	if (cg_setup())
 		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
 	has_sw = cg_has_nr_switches();
+	exact = exact_exit_available();
+	has_ticks = !task_ticks(getpid(), &total[0]);
+	if (!has_ticks)
+		ksft_print_msg("no taskstats (CONFIG_TASKSTATS)\n");
 
 	ksft_set_plan(ARRAY_SIZE(tests));
 	cg_tree_create(&tree, "hier");
