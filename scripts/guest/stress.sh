@@ -112,7 +112,7 @@ reset_loop() {
 
 	mkdir -p $g/a $g/b
 	sh -c "echo \$\$ >$g/a/tasks; exec sh -c 'yes | cat >/dev/null'" &
-	sleep 1
+	until [ -s $g/a/tasks ]; do :; done
 	while [ "$(date +%s)" -lt $end ]; do
 		i=$((i + 1))
 		to=$g/a
@@ -133,6 +133,10 @@ reset_loop() {
 	done
 	kill $(cat $g/a/tasks $g/b/tasks) 2>/dev/null
 	wait
+	# Reaped, a task may still run to its last switch, charged to its
+	# group: nothing tells a shell when (the kselftests wait for it as
+	# SCHED_FIFO, reap_exact()), but it is microseconds of exit path
+	# (milliseconds on a debug kernel under TCG), against a second.
 	sleep 1
 	for d in $g $g/a $g/b; do
 		for f in usage nr_switches; do
@@ -192,7 +196,8 @@ unset ktap_timeout
 ktap_kselftest 7 cpuacct test_mkdir_fail
 
 # Leaks since the start, as kmemleak sees them: two scans, as it reports
-# an object only once it has been unreferenced in two.
+# an object only once it has been unreferenced in two, and only if it is
+# older than MSECS_MIN_AGE (5 s, mm/kmemleak.c) when scanned.
 if [ -w $kmemleak ]; then
 	echo scan >$kmemleak
 	sleep 5
