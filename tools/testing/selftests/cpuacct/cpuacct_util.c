@@ -666,22 +666,32 @@ int task_counts(pid_t pid, struct task_total *t)
 
 bool exact_exit_available(void)
 {
-	struct sched_param sp = { 0 };
-	struct utsname u;
-	cpu_set_t mask;
+	char buf[8] = "";
+	int status, err;
+	FILE *f;
+	pid_t pid;
 
-	if (!uname(&u) && strstr(u.version, "PREEMPT_RT")) {
-		ksft_print_msg("PREEMPT_RT: an exiting task may block\n");
-		return false;
+	f = fopen("/sys/kernel/realtime", "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+		if (buf[0] == '1') {
+			ksft_print_msg("PREEMPT_RT: an exiting task may block\n");
+			return false;
+		}
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask) ||
-	    become_fifo_on(allowed_cpu(0)) ||
-	    sched_setscheduler(0, SCHED_OTHER, &sp) ||
-	    sched_setaffinity(0, sizeof(mask), &mask)) {
-		ksft_print_msg("SCHED_FIFO: %s\n", strerror(errno));
+	/* In a child: the probe leaves this task as it is. */
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(-become_fifo_on(allowed_cpu(0)));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return false;
-	}
-	return true;
+	err = WEXITSTATUS(status);
+	if (err)
+		ksft_print_msg("SCHED_FIFO: %s\n", strerror(err));
+	return !err;
 }
 
 int become_fifo_on(int cpu)
@@ -691,6 +701,29 @@ int become_fifo_on(int cpu)
 	if (pin_to_cpu(cpu) ||
 	    sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
 		return -errno;
+	return 0;
+}
+
+int task_affinity(pid_t pid, cpu_set_t *mask)
+{
+	int cpus[CG_MAX_CPUS], n, i;
+	char path[64], c;
+	FILE *f;
+
+	if (sched_getaffinity(pid, sizeof(*mask), mask))
+		return -1;
+	/* The kernel leaves out the offline CPUs: put them back. */
+	n = possible_cpus(cpus, CG_MAX_CPUS);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fread(&c, 1, 1, f) == 1 && c == '0')
+			CPU_SET(cpus[i], mask);
+		fclose(f);
+	}
 	return 0;
 }
 
@@ -704,41 +737,73 @@ int become_normal(const cpu_set_t *mask)
 	return 0;
 }
 
-/* Is the calling task, and is @pid (if not 0), still pinned to @cpu? */
-static bool pinned_to(pid_t pid, int cpu)
+/* Is @pid (0: the calling task) SCHED_FIFO and pinned to @cpu? */
+static bool fifo_on(pid_t pid, int cpu)
 {
 	cpu_set_t set;
 
-	if (sched_getaffinity(pid, sizeof(set), &set) ||
-	    CPU_COUNT(&set) != 1 || !CPU_ISSET(cpu, &set))
-		return false;
-	return pid ? pinned_to(0, cpu) : true;
+	return (sched_getscheduler(pid) & ~SCHED_RESET_ON_FORK) == SCHED_FIFO &&
+	       !sched_getaffinity(pid, sizeof(set), &set) &&
+	       CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set);
 }
 
 int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks)
 {
 	siginfo_t si = { 0 };
-	bool pinned;
-	int status;
+	int status, ret = 0;
 
 	if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT)) {
-		ksft_print_msg("waitid: %s\n", strerror(errno));
+		ksft_print_msg("waitid %d: %s\n", (int)pid, strerror(errno));
 		return -1;
 	}
-	pinned = pinned_to(pid, cpu);
-	if (task_counts(pid, t) || (ticks && task_ticks(pid, t)) ||
-	    waitpid(pid, &status, 0) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status)) {
-		ksft_print_msg("task %d failed\n", (int)pid);
-		return -1;
-	}
-	if (!pinned ||
-	    (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) != SCHED_FIFO) {
-		ksft_print_msg("task %d: no longer pinned to CPU %d as SCHED_FIFO\n",
+	if (!fifo_on(pid, cpu) || !fifo_on(0, cpu)) {
+		ksft_print_msg("task %d: not both SCHED_FIFO on CPU %d, counts not final\n",
 			       (int)pid, cpu);
-		return -1;
+		ret = 1;
 	}
+	if (task_counts(pid, t) || (ticks && task_ticks(pid, t))) {
+		ksft_print_msg("task %d: no counts\n", (int)pid);
+		ret = -1;
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		ksft_print_msg("task %d failed\n", (int)pid);
+		ret = -1;
+	}
+	return ret;
+}
+
+int wait_blocked(pid_t pid, uint64_t nvcsw)
+{
+	unsigned long long v = 0;
+	char path[64], line[256];
+	cpu_set_t set;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	while (v <= nvcsw) {
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1)
+				break;
+		fclose(f);
+	}
+	/* Its rq lock, held to the end of the switch (vtime included) */
+	if (task_affinity(pid, &set) ||
+	    sched_setaffinity(pid, sizeof(set), &set))
+		return -1;
 	return 0;
+}
+
+uint64_t task_nvcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return ru.ru_nvcsw;
 }
 
 /* taskstats over generic netlink, as tools/accounting/getdelays.c asks */
@@ -790,53 +855,70 @@ static struct nlattr *nla_find(struct nlattr *na, int len, int type)
 #define GENL_ATTRS(m)	((struct nlattr *)((char *)&(m)->g + GENL_HDRLEN))
 #define GENL_ATTRLEN(m)	((int)(m)->n.nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN))
 
-int task_ticks(pid_t pid, struct task_total *t)
+/*
+ * A socket of this process's own, so that the replies are its own, and
+ * open before a query, so that a query is one system call.
+ */
+static int taskstats_socket(__u16 *family)
 {
-	static __u16 family;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct nlattr *na;
-	struct taskstats ts;
+	static pid_t owner;
+	static __u16 id;
+	static int fd = -1;
 	struct nl_msg ans;
-	__u32 p = pid;
-	int fd, ret = -1;
-	size_t len;
+	struct nlattr *na;
 
-	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (owner == getpid()) {
+		*family = id;
+		return fd;
+	}
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		goto out;
-	if (!family) {
-		if (genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-			     CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
-			     sizeof(TASKSTATS_GENL_NAME), &ans))
-			goto out;
-		na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
-			      CTRL_ATTR_FAMILY_ID);
-		if (!na)
-			goto out;
-		memcpy(&family, (char *)na + NLA_HDRLEN, sizeof(family));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+		     CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
+		     sizeof(TASKSTATS_GENL_NAME), &ans) ||
+	    !(na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
+			    CTRL_ATTR_FAMILY_ID))) {
+		close(fd);
+		return fd = -1;
 	}
-	if (genl_ask(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID,
+	memcpy(&id, (char *)na + NLA_HDRLEN, sizeof(id));
+	owner = getpid();
+	*family = id;
+	return fd;
+}
+
+int task_ticks(pid_t pid, struct task_total *t)
+{
+	struct taskstats ts;
+	struct nl_msg ans;
+	struct nlattr *na;
+	__u32 p = pid;
+	__u16 family;
+	size_t len;
+	int fd;
+
+	fd = taskstats_socket(&family);
+	if (fd < 0 ||
+	    genl_ask(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID,
 		     &p, sizeof(p), &ans))
-		goto out;
+		return -1;
 	na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
 		      TASKSTATS_TYPE_AGGR_PID);
 	if (!na)
-		goto out;
+		return -1;
 	na = nla_find((void *)((char *)na + NLA_HDRLEN),
 		      na->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
 	/* Any version's struct taskstats: the fields only ever grow. */
 	len = na ? na->nla_len - NLA_HDRLEN : 0;
 	if (len < offsetof(struct taskstats, ac_stime) + sizeof(ts.ac_stime))
-		goto out;
+		return -1;
 	memcpy(&ts, (char *)na + NLA_HDRLEN, len < sizeof(ts) ? len : sizeof(ts));
 	t->user_us = ts.ac_utime;
 	t->sys_us = ts.ac_stime;
-	ret = 0;
-out:
-	close(fd);
-	return ret;
+	return 0;
 }
 
 uint64_t proc_stat_ctxt(void)
@@ -980,16 +1062,18 @@ struct pp_report {
 	uint64_t sw[4];
 	uint64_t pre_sw, post_sw;	/* A: around entering its group */
 	uint64_t b_total_sw;	/* A: B's, from reap_exact() */
+	int b_reaped;		/* A: what reap_exact() of B returned */
 	long rounds, rounds2;
 	uint64_t elapsed_ns;
 };
 
 /* What went wrong in a ping-pong task, as the test output says it */
 enum {
-	PP_E_READY = 1, PP_E_READ, PP_E_PONG, PP_E_FIFO, PP_E_PIN,
+	PP_E_READY = 1, PP_E_READ, PP_E_PONG, PP_E_PIN,
 	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
 	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B,
 };
+/* Without SCHED_FIFO, only the totals are inexact (reap_exact()). */
 
 static int pp_xfer(int wfd, int rfd, char out, char expect)
 {
@@ -1028,8 +1112,8 @@ static void pp_task_b(int ping_rd, int pong_wr, int res_wr, int xcpu)
 			r.err = PP_E_PONG;
 	}
 	r.sw[1] = task_switches();
-	if (xcpu >= 0 && become_fifo_on(xcpu))
-		r.err = r.err ?: PP_E_FIFO;
+	if (xcpu >= 0)
+		become_fifo_on(xcpu);
 	pp_send(res_wr, &r);
 	_exit(0);
 }
@@ -1143,19 +1227,22 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 	r.sw[3] = task_switches();
 quit:
 	/* B exits where A, to wait for it, already is. */
-	if (xcpu >= 0 && become_fifo_on(xcpu))
-		r.err = r.err ?: PP_E_FIFO;
+	if (xcpu >= 0)
+		become_fifo_on(xcpu);
 	if (write(ping[1], (char []){ PP_QUIT }, 1) != 1)
 		r.err = r.err ?: PP_E_QUIT;
 	close(ping[1]);
-	if (xcpu >= 0 ? reap_exact(b, xcpu, &bt, false) :
-	    waitpid(b, &status, 0) != b || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (xcpu >= 0)
+		r.b_reaped = reap_exact(b, xcpu, &bt, false);
+	else if (waitpid(b, &status, 0) != b || !WIFEXITED(status) ||
+		 WEXITSTATUS(status))
+		r.b_reaped = -1;
+	if (r.b_reaped < 0)
 		r.err = r.err ?: PP_E_REAP_B;
 	r.b_total_sw = bt.switches;
 out:
-	if (xcpu >= 0 && become_fifo_on(xcpu))
-		r.err = r.err ?: PP_E_FIFO;
+	if (xcpu >= 0)
+		become_fifo_on(xcpu);
 	pp_send(res_wr, &r);
 	/* Only A's own messages: the caller flushed before forking. */
 	fflush(stdout);
@@ -1164,24 +1251,20 @@ out:
 
 int pingpong(const struct pp_spec *spec, struct pp_result *res)
 {
-	int xcpu = -1, res_pipe[2], status, got = 0, err = 0;
+	int xcpu = -1, res_pipe[2], status, got = 0, err = 0, reaped;
+	int b_reaped = -1;
 	struct task_total at = { 0 };
 	struct pp_report r;
 	cpu_set_t mask;
 	pid_t a;
 
 	memset(res, 0, sizeof(*res));
-	if (sched_getaffinity(0, sizeof(mask), &mask) || pipe(res_pipe))
+	if (task_affinity(0, &mask) || pipe(res_pipe))
 		return -1;
 	/* Waiting for A on xcpu, from before A can exit */
 	if (spec->exact) {
 		xcpu = spec->cpu >= 0 ? spec->cpu : allowed_cpu(0);
-		if (become_fifo_on(xcpu)) {
-			ksft_print_msg("SCHED_FIFO on CPU %d: %s\n", xcpu,
-				       strerror(errno));
-			err = -1;
-			goto out;
-		}
+		become_fifo_on(xcpu);
 	}
 	/* Or the children would inherit, and might print, our buffer. */
 	fflush(stdout);
@@ -1209,6 +1292,7 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 			res->a_pre_sw = r.pre_sw;
 			res->a_post_sw = r.post_sw;
 			res->b_total_sw = r.b_total_sw;
+			b_reaped = r.b_reaped;
 			res->rounds = r.rounds;
 			res->rounds2 = r.rounds2;
 			res->elapsed_ns = r.elapsed_ns;
@@ -1217,18 +1301,20 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 			res->b_sw[1] = r.sw[1];
 		}
 	}
-	if (spec->exact ? reap_exact(a, xcpu, &at, false) :
-	    waitpid(a, &status, 0) != a || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (spec->exact)
+		reaped = reap_exact(a, xcpu, &at, false);
+	else
+		reaped = waitpid(a, &status, 0) != a || !WIFEXITED(status) ||
+			 WEXITSTATUS(status) ? -1 : 1;
+	if (reaped < 0 || got != 3)
 		err = -1;
 	res->a_total_sw = at.switches;
-	if (got != 3)
-		err = -1;
+	res->exact = !reaped && !b_reaped;
 out:
 	close(res_pipe[0]);
 	if (res_pipe[1] >= 0)
 		close(res_pipe[1]);
-	if (become_normal(&mask))
+	if (spec->exact && become_normal(&mask))
 		err = -1;
 	return err;
 }

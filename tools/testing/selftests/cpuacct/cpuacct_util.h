@@ -231,6 +231,7 @@ struct pp_result {
 	uint64_t a_pre_sw, a_post_sw;	/* A: around entering @cg */
 	/* With @exact: whole lives, exits included (reap_exact()) */
 	uint64_t a_total_sw, b_total_sw;
+	bool exact;		/* and they are final */
 	long rounds;		/* round trips before the move */
 	long rounds2;		/* round trips after the move */
 	uint64_t elapsed_ns;	/* of the round trips before the move */
@@ -263,6 +264,14 @@ int task_counts(pid_t pid, struct task_total *t);
 int task_ticks(pid_t pid, struct task_total *t);
 
 /*
+ * A task's counts are final while it is blocked: wait_blocked() waits for
+ * it to block after it said how many voluntary switches it had made
+ * (task_nvcsw()), before it blocked.
+ */
+uint64_t task_nvcsw(void);
+int wait_blocked(pid_t pid, uint64_t nvcsw);
+
+/*
  * A child's whole life, its exit included: the exact reference for what
  * its group was charged.
  *
@@ -271,17 +280,18 @@ int task_ticks(pid_t pid, struct task_total *t);
  * wakes the parent in exit_notify(), then runs on to do_task_dead().  So
  * the child ends as a SCHED_FIFO task on the CPU where its parent, also a
  * SCHED_FIFO task of the same priority, waits for it (become_fifo_on()
- * in both): woken there, the parent runs after the child's last switch
- * (a preempted FIFO task stays first in line; throttling and the
- * deadline fair server do not tell them apart), when reap_exact() reads
- * the zombie's counts.  Not so if the child may block on its way out
- * (PREEMPT_RT's sleeping spinlocks) or if either is moved off the CPU
- * (hotplug, a cpuset): reap_exact() fails then.
+ * in both): woken there, the parent runs after the child's last switch (a
+ * woken FIFO task queues behind the running one, a preempted one stays
+ * first in line, throttling and the deadline fair server do not tell them
+ * apart), when reap_exact() reads the zombie's counts.  Not so if the
+ * child may block on its way out (PREEMPT_RT's sleeping spinlocks), or if
+ * either is not SCHED_FIFO there (no privilege, RT group bandwidth, a
+ * hotplug or cpuset moved it): reap_exact() says so.
  */
 
 /*
- * Can this task use become_fifo_on() here (privilege, the cpu controller's
- * RT bandwidth, PREEMPT_RT)?  If not, says why; tests skip what needs it.
+ * Can this task use become_fifo_on() here (privilege, RT bandwidth,
+ * PREEMPT_RT)?  If not, says why; tests skip what needs it.
  */
 bool exact_exit_available(void);
 /*
@@ -289,13 +299,16 @@ bool exact_exit_available(void);
  * SCHED_NORMAL; returns 0 or -errno.
  */
 int become_fifo_on(int cpu);
+/* @pid's affinity (0: the caller's), its CPUs now offline included */
+int task_affinity(pid_t pid, cpu_set_t *mask);
 /* Back to SCHED_NORMAL on the CPUs of @mask. */
 int become_normal(const cpu_set_t *mask);
 /*
  * In the parent, become_fifo_on(@cpu) before @pid could exit there: wait
- * for @pid, which must exit with status 0, fill @t with its final counts
- * (user_us and sys_us only if @ticks), and reap it.  Returns 0, or -1 with
- * the reason on the test output.
+ * for @pid, which must exit with status 0, fill @t with its counts (user_us
+ * and sys_us only if @ticks), and reap it.  Returns 0 if they are final, 1
+ * if they may not be (either task was not SCHED_FIFO on @cpu at the end),
+ * -1 on an error; says which on the test output.
  */
 int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks);
 

@@ -54,16 +54,17 @@ static bool has_sw;
 
 struct work_report {
 	int g;				/* the task's leaf */
-	int err;			/* of become_fifo_on() */
-	uint64_t pre_ns, start_ns;	/* its CPU time around entering it */
-	uint64_t end_ns;		/* and after the work */
-	struct task_total pre, post;	/* its ticks around entering it */
+	uint64_t start_ns, end_ns;	/* its CPU time around the work */
 };
 
 static struct work_report rep[NR_BUSY];
-/* With exact: the busy tasks' whole lives (reap_exact()) on reap_cpu */
-static struct task_total total[NR_BUSY];
-static bool exact, has_ticks;
+/*
+ * The busy tasks' counts when they entered their leaves, blocked, and at
+ * the end of their lives, exits included (reap_exact()), on reap_cpu:
+ * final if exact[i].
+ */
+static struct task_total entry[NR_BUSY], total[NR_BUSY];
+static bool exact[NR_BUSY], fifo, has_ticks;
 static int reap_cpu;
 
 static bool group_reads_zero(int g)
@@ -89,25 +90,27 @@ static int test_fresh_group_reads_zero(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* A busy task in leaf @g, on any CPU of @mask until it exits */
+/*
+ * A busy task, on any CPU of @mask until it exits: it blocks until this
+ * task has moved it into its leaf, then works and exits.
+ */
 static void __noreturn run_leaf(int g, const cpu_set_t *mask, int res_fd)
 {
 	struct work_report r = { .g = g };
+	uint64_t nvcsw;
+	char c;
 
 	if (sched_setaffinity(0, sizeof(*mask), mask))
 		_exit(1);
-	if (has_ticks && task_ticks(getpid(), &r.pre))
-		_exit(1);
-	r.pre_ns = thread_cputime_ns();
-	if (cg_enter(tree.cg[g], getpid()))
+	nvcsw = task_nvcsw();
+	if (write(res_fd, &nvcsw, sizeof(nvcsw)) != sizeof(nvcsw) ||
+	    read(STDIN_FILENO, &c, 1) != 1)
 		_exit(1);
 	r.start_ns = thread_cputime_ns();
-	if (has_ticks && task_ticks(getpid(), &r.post))
-		_exit(1);
 	burn_cpu(WORK_NS);
 	r.end_ns = thread_cputime_ns();
-	if (exact)
-		r.err = become_fifo_on(reap_cpu);
+	if (fifo)
+		become_fifo_on(reap_cpu);
 	if (write(res_fd, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	_exit(0);
@@ -115,38 +118,56 @@ static void __noreturn run_leaf(int g, const cpu_set_t *mask, int res_fd)
 
 /*
  * Busy tasks in the leaves, not pinned while they work: both CPUs get
- * charged.  With exact, they exit on reap_cpu, where this task waits for
- * them from before it forks them.  Once they have exited, their groups'
- * counters settle.
+ * charged.  Each is moved into its leaf while it is blocked, so that its
+ * counts then are exactly what it brings in; they exit on reap_cpu, where
+ * this task waits for them from before they may exit.  Once they have
+ * exited, their groups' counters settle.
  */
 static int test_counters_settle(void)
 {
-	int res_pipe[2], i, n, status;
+	int ctl[NR_BUSY][2], res_pipe[2], i, n, status;
 	pid_t pid[NR_BUSY];
 	cpu_set_t mask;
+	uint64_t nvcsw;
 	bool ok = true;
 
 	fflush(stdout);
-	if (pipe(res_pipe) || sched_getaffinity(0, sizeof(mask), &mask))
+	if (pipe(res_pipe) || task_affinity(0, &mask))
 		ksft_exit_fail_perror("pipe");
 	reap_cpu = allowed_cpu(0);
-	if (exact && become_fifo_on(reap_cpu))
-		ksft_exit_fail_perror("SCHED_FIFO");
 	for (i = 0; i < NR_BUSY; i++) {
+		if (pipe(ctl[i]))
+			ksft_exit_fail_perror("pipe");
 		pid[i] = fork();
 		if (pid[i] < 0)
 			ksft_exit_fail_perror("fork");
-		if (!pid[i])
+		if (!pid[i]) {
+			dup2(ctl[i][0], STDIN_FILENO);
 			run_leaf(busy[i], &mask, res_pipe[1]);
+		}
+		close(ctl[i][0]);
+		if (read(res_pipe[0], &nvcsw, sizeof(nvcsw)) != sizeof(nvcsw) ||
+		    wait_blocked(pid[i], nvcsw) || task_counts(pid[i], &entry[i]) ||
+		    (has_ticks && task_ticks(pid[i], &entry[i])) ||
+		    cg_enter(tree.cg[busy[i]], pid[i]))
+			ksft_exit_fail_msg("busy task %d not in its leaf\n", i);
 	}
 	close(res_pipe[1]);
+	if (fifo)
+		become_fifo_on(reap_cpu);
+	for (i = 0; i < NR_BUSY; i++)
+		if (write(ctl[i][1], "g", 1) != 1)
+			ksft_exit_fail_perror("write");
 	for (i = 0; i < NR_BUSY; i++) {
-		if (exact)
-			ok &= !reap_exact(pid[i], reap_cpu, &total[i],
-					  has_ticks);
-		else
+		if (fifo) {
+			n = reap_exact(pid[i], reap_cpu, &total[i], has_ticks);
+			exact[i] = !n;
+			ok &= n >= 0;
+		} else {
 			ok &= waitpid(pid[i], &status, 0) == pid[i] &&
 			      WIFEXITED(status) && !WEXITSTATUS(status);
+		}
+		close(ctl[i][1]);
 	}
 	if (become_normal(&mask))
 		ksft_exit_fail_perror("SCHED_OTHER");
@@ -165,52 +186,44 @@ static int test_counters_settle(void)
 }
 
 /*
- * Each leaf is charged all the runtime of its task from the moment it
- * entered the leaf to its last switch, exit included: at least the work
- * the task measured after entering.  Its CPU clock, sampled around its
- * entering (each sample runs update_curr()), and its whole runtime bound
- * that exactly:
- *
- *	total - start_ns <= usage <= total - pre_ns
- *
- * Without exact (no SCHED_FIFO), only the work is checked, and the test
- * skips.
+ * Each leaf is charged all the runtime of its task from its entering the
+ * leaf to its last switch, exit included: at least the work the task
+ * measured, and exactly the runtime it had at the end less what it
+ * brought in.  Without final counts (no SCHED_FIFO), only the work is
+ * checked, and the test skips.
  */
 static int test_leaf_usage_matches_work(void)
 {
-	bool ok = true;
+	bool ok = true, all = true;
 	int i;
 
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
 		const struct work_report *r = &rep[i];
-		int64_t lo = total[i].runtime_ns - r->start_ns;
-		int64_t hi = total[i].runtime_ns - r->pre_ns;
 
-		ksft_print_msg("%s: usage %llu ns; task %llu before entering, %llu after, %llu after its work\n",
+		ksft_print_msg("%s: usage %llu ns, work %llu ns\n",
 			       tree.cg[busy[i]], (unsigned long long)s->usage,
-			       (unsigned long long)r->pre_ns,
-			       (unsigned long long)r->start_ns,
-			       (unsigned long long)r->end_ns);
-		if (r->g != busy[i] || r->err ||
-		    r->end_ns - r->start_ns < WORK_NS ||
+			       (unsigned long long)(r->end_ns - r->start_ns));
+		if (r->g != busy[i] || r->end_ns - r->start_ns < WORK_NS ||
 		    s->usage < r->end_ns - r->start_ns) {
 			ksft_print_msg("%s: usage below the work, or no report\n",
 				       tree.cg[busy[i]]);
 			ok = false;
 		}
-		if (!exact)
+		all &= exact[i];
+		if (!exact[i])
 			continue;
-		ksft_print_msg("%s: task %llu in all: usage - lo %lld, hi - usage %lld ns\n",
+		ksft_print_msg("%s: task %llu ns at entry, %llu at the end: usage off by %lld ns\n",
 			       tree.cg[busy[i]],
+			       (unsigned long long)entry[i].runtime_ns,
 			       (unsigned long long)total[i].runtime_ns,
-			       (long long)(s->usage - lo),
-			       (long long)(hi - (int64_t)s->usage));
-		ok &= lo <= (int64_t)s->usage && (int64_t)s->usage <= hi;
+			       (long long)(s->usage - (total[i].runtime_ns -
+						       entry[i].runtime_ns)));
+		ok &= s->usage == total[i].runtime_ns - entry[i].runtime_ns;
 	}
 	if (!ok)
 		return KSFT_FAIL;
-	return exact ? KSFT_PASS : KSFT_SKIP;
+	return all ? KSFT_PASS : KSFT_SKIP;
 }
 
 static int test_parent_equals_sum_of_children(void)
@@ -261,49 +274,21 @@ static int test_totals_percpu_and_usage_all_agree(void)
  * entering the leaf to its exit: account_user_time() and
  * account_system_index_time() charge each tick to the task's own utime or
  * stime and to its group alike.  The task's own are taskstats' (raw, not
- * scaled to the runtime as in /proc), sampled around its entering and
- * from the zombie (reap_exact()); each is truncated to a microsecond, so
- * a difference of two is off by less than one either way:
- *
- *	(total - post) - 1 us < user < (total - pre) + 1 us
+ * scaled to the runtime as in /proc), at entry and from the zombie, each
+ * truncated to a microsecond: their difference is off by less than one.
  */
-static bool ticks_in(const char *cg, const char *what, uint64_t have,
-		     uint64_t pre, uint64_t post, uint64_t total)
+static bool ticks_match(const char *cg, const char *what, uint64_t have,
+			uint64_t at_entry, uint64_t at_end)
 {
-	int64_t lo = (total - post) * 1000 - 1000;
-	int64_t hi = (total - pre) * 1000 + 1000;
+	int64_t d = (int64_t)have - (int64_t)(at_end - at_entry) * 1000;
 
-	ksft_print_msg("%s: %s %llu ns; task %llu us before entering, %llu after, %llu in all\n",
+	ksft_print_msg("%s: %s %llu ns; task %llu us at entry, %llu at the end\n",
 		       cg, what, (unsigned long long)have,
-		       (unsigned long long)pre, (unsigned long long)post,
-		       (unsigned long long)total);
-	if (lo < (int64_t)have && (int64_t)have < hi)
+		       (unsigned long long)at_entry, (unsigned long long)at_end);
+	if (d > -1000 && d < 1000)
 		return true;
-	ksft_print_msg("%s: %s not in (%lld, %lld)\n", cg, what,
-		       (long long)lo, (long long)hi);
+	ksft_print_msg("%s: %s off by %lld ns\n", cg, what, (long long)d);
 	return false;
-}
-
-/*
- * Where a CPU accounts time at kernel entry and exit instead (nohz_full
- * CPUs, CONFIG_VIRT_CPU_ACCOUNTING_NATIVE), a running task's taskstats
- * also count what it has not been charged yet: up to a tick.
- */
-static bool ticks_are_ticks(void)
-{
-	char buf[64] = "";
-	FILE *f;
-
-#if defined(__powerpc__) || defined(__s390__)
-	return false;
-#endif
-	f = fopen("/sys/devices/system/cpu/nohz_full", "r");
-	if (!f)
-		return true;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	return !buf[0] || !strncmp(buf, "(null)", 6) || buf[0] == '\n';
 }
 
 static int test_user_and_sys_are_the_tasks_ticks(void)
@@ -311,20 +296,17 @@ static int test_user_and_sys_are_the_tasks_ticks(void)
 	bool ok = true;
 	int i;
 
-	if (!exact || !has_ticks)
+	if (!has_ticks)
 		return KSFT_SKIP;
-	if (!ticks_are_ticks()) {
-		ksft_print_msg("time accounted at kernel entry and exit\n");
-		return KSFT_SKIP;
-	}
 	for (i = 0; i < NR_BUSY; i++) {
 		const struct cg_snap *s = &tree.snaps[busy[i]];
-		const struct work_report *r = &rep[i];
 
-		ok &= ticks_in(tree.cg[busy[i]], "user", s->user, r->pre.user_us,
-			       r->post.user_us, total[i].user_us);
-		ok &= ticks_in(tree.cg[busy[i]], "system", s->sys, r->pre.sys_us,
-			       r->post.sys_us, total[i].sys_us);
+		if (!exact[i])
+			return KSFT_SKIP;
+		ok &= ticks_match(tree.cg[busy[i]], "user", s->user,
+				  entry[i].user_us, total[i].user_us);
+		ok &= ticks_match(tree.cg[busy[i]], "system", s->sys,
+				  entry[i].sys_us, total[i].sys_us);
 	}
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
@@ -404,10 +386,10 @@ int main(void)
 	if (cg_setup())
 		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
 	has_sw = cg_has_nr_switches();
-	exact = exact_exit_available();
-	has_ticks = !task_ticks(getpid(), &total[0]);
+	fifo = exact_exit_available();
+	has_ticks = !task_ticks(getpid(), &entry[0]);
 	if (!has_ticks)
-		ksft_print_msg("no taskstats (CONFIG_TASKSTATS)\n");
+		ksft_print_msg("taskstats: no TASKSTATS_CMD_GET\n");
 
 	ksft_set_plan(ARRAY_SIZE(tests));
 	cg_tree_create(&tree, "hier");

@@ -105,7 +105,7 @@ static void test_pingpong(const char *top)
 	ksft_test_result(ok, "pingpong_at_least_2N\n");
 
 	ok = in_range("G vs samples", after[2] - before[2], sum, UINT64_MAX);
-	if (exact) {
+	if (r.exact) {
 		/* B's whole life and A's from its entering G on */
 		sum = r.b_total_sw + r.a_total_sw;
 		ksft_print_msg("whole lives %llu, A's before entering %llu..%llu\n",
@@ -113,7 +113,7 @@ static void test_pingpong(const char *top)
 		ok &= in_range("G vs whole lives", after[2] - before[2],
 			       sum - r.a_post_sw, sum - r.a_pre_sw);
 	}
-	ksft_test_result_report(!ok ? KSFT_FAIL : exact ? KSFT_PASS : KSFT_SKIP,
+	ksft_test_result_report(!ok ? KSFT_FAIL : r.exact ? KSFT_PASS : KSFT_SKIP,
 				"pingpong_matches_task_counts\n");
 
 	ok = equal("P", after[1] - before[1], after[2] - before[2]) &&
@@ -209,13 +209,13 @@ static void test_move(const char *top)
 	     in_range("G2", v[2], r.a_sw[3] - r.a_sw[2], UINT64_MAX) &&
 	     v[1] >= (uint64_t)(N / 2 + N) && v[2] >= (uint64_t)(N / 2);
 	/* B's whole life, and A's, split at its move, from its entering on */
-	if (exact)
+	if (r.exact)
 		ok &= in_range("G1 whole", v[1],
 			       r.b_total_sw + r.a_sw[1] - r.a_post_sw,
 			       r.b_total_sw + r.a_sw[2] - r.a_pre_sw) &&
 		      in_range("G2 whole", v[2], r.a_total_sw - r.a_sw[2],
 			       r.a_total_sw - r.a_sw[1]);
-	ksft_test_result_report(!ok ? KSFT_FAIL : exact ? KSFT_PASS : KSFT_SKIP,
+	ksft_test_result_report(!ok ? KSFT_FAIL : r.exact ? KSFT_PASS : KSFT_SKIP,
 				"move_charges_each_group_its_own\n");
 	ok = equal("M", v[0], v[1] + v[2]);
 	ksft_test_result(ok, "move_parent_is_the_sum\n");
