@@ -112,7 +112,8 @@ reset_loop() {
 
 	mkdir -p $g/a $g/b
 	sh -c "echo \$\$ >$g/a/tasks; exec sh -c 'yes | cat >/dev/null'" &
-	until [ -s $g/a/tasks ]; do :; done
+	# (cgroup files have no size: read one)
+	until read -r pid <$g/a/tasks; do :; done
 	while [ "$(date +%s)" -lt $end ]; do
 		i=$((i + 1))
 		to=$g/a
@@ -133,10 +134,12 @@ reset_loop() {
 	done
 	kill $(cat $g/a/tasks $g/b/tasks) 2>/dev/null
 	wait
-	# Reaped, a task may still run to its last switch, charged to its
-	# group: nothing tells a shell when (the kselftests wait for it as
-	# SCHED_FIFO, reap_exact()), but it is microseconds of exit path
-	# (milliseconds on a debug kernel under TCG), against a second.
+	while read -r pid <$g/a/tasks || read -r pid <$g/b/tasks; do :; done
+	# Out of its group's tasks, a task may still run to its last switch,
+	# charged to the group: nothing tells a shell when (the kselftests
+	# wait for it as SCHED_FIFO, reap_exact()), but it is microseconds of
+	# exit path (milliseconds on a debug kernel under TCG), against a
+	# second.
 	sleep 1
 	for d in $g $g/a $g/b; do
 		for f in usage nr_switches; do
