@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -667,19 +668,21 @@ int task_counts(pid_t pid, struct task_total *t)
 bool exact_exit_available(void)
 {
 	char buf[8] = "";
+	struct utsname u;
 	int status, err;
 	FILE *f;
 	pid_t pid;
 
+	/* init/Makefile puts it in the version; the RT patch, in sysfs */
 	f = fopen("/sys/kernel/realtime", "r");
 	if (f) {
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
-		if (buf[0] == '1') {
-			ksft_print_msg("PREEMPT_RT: an exiting task may block\n");
-			return false;
-		}
+	}
+	if (buf[0] == '1' || (!uname(&u) && strstr(u.version, "PREEMPT_RT"))) {
+		ksft_print_msg("PREEMPT_RT: an exiting task may block\n");
+		return false;
 	}
 	/* In a child: the probe leaves this task as it is. */
 	fflush(stdout);
@@ -773,37 +776,45 @@ int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks)
 	return ret;
 }
 
-int wait_blocked(pid_t pid, uint64_t nvcsw)
+/* @pid's state letter in /proc/PID/stat, 0 if it is gone */
+static char task_state(pid_t pid)
 {
-	unsigned long long v = 0;
-	char path[64], line[256];
-	cpu_set_t set;
+	char path[64], buf[512], *p;
+	FILE *f;
+	char c = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ')
+			c = p[2];
+	}
+	fclose(f);
+	return c;
+}
+
+int wait_blocked_in_read(pid_t pid, int fd)
+{
+	char path[64], want[32], line[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	while (v <= nvcsw) {
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	snprintf(want, sizeof(want), "%ld 0x%x ", (long)SYS_read, fd);
+	for (;;) {
 		f = fopen(path, "r");
 		if (!f)
 			return -1;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1)
-				break;
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
 		fclose(f);
+		if (!strncmp(line, want, strlen(want)))
+			return 0;
+		if (strchr("ZX", task_state(pid)))
+			return -1;
 	}
-	/* Its rq lock, held to the end of the switch (vtime included) */
-	if (task_affinity(pid, &set) ||
-	    sched_setaffinity(pid, sizeof(set), &set))
-		return -1;
-	return 0;
-}
-
-uint64_t task_nvcsw(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return ru.ru_nvcsw;
 }
 
 /* taskstats over generic netlink, as tools/accounting/getdelays.c asks */

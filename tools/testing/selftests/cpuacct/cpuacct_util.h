@@ -264,12 +264,12 @@ int task_counts(pid_t pid, struct task_total *t);
 int task_ticks(pid_t pid, struct task_total *t);
 
 /*
- * A task's counts are final while it is blocked: wait_blocked() waits for
- * it to block after it said how many voluntary switches it had made
- * (task_nvcsw()), before it blocked.
+ * A task's counts are final while it is blocked.  Wait until @pid is
+ * blocked in read(@fd): /proc/PID/syscall shows a task's system call only
+ * once wait_task_inactive() has seen it off its CPU, its last switch
+ * accounted.  Returns 0, or -1 if @pid exited.
  */
-uint64_t task_nvcsw(void);
-int wait_blocked(pid_t pid, uint64_t nvcsw);
+int wait_blocked_in_read(pid_t pid, int fd);
 
 /*
  * A child's whole life, its exit included: the exact reference for what
