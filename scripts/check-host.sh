@@ -109,7 +109,9 @@ bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 		echo "does not apply: ${m#"$TOP"/}"
 	for c in $(mutant_cases "$m"); do
 		case $c in
-		*:*) cat "$TOP"/tools/testing/selftests/*/"${c%%:*}.c" 2>/dev/null |
+		*:*) grep -Eqs "^TEST_GEN_PROGS *\+?= *${c%%:*}$" \
+				"$TOP"/tools/testing/selftests/*/Makefile &&
+			cat "$TOP"/tools/testing/selftests/*/"${c%%:*}.c" 2>/dev/null |
 			grep -Eq "CG_TEST\(${c#*:}\)|\"${c#*:}\\\\n\"" ||
 				echo "no kselftest case $c: ${m#"$TOP"/}" ;;
 		*) echo "$kcases" | grep -qx "$c" ||
