@@ -516,6 +516,9 @@ static int cmd_bench(int argc, char **argv)
 	host_model(model, sizeof(model));
 	printf("# host: %d cores (%s), NR_CPUS=%d, load %.2f\n", nr_host_cpus,
 	       model, PCC_NR_CPUS, host_load1());
+	for (ei = 0; ei < NR_EXPERIMENTS; ei++)
+		printf("# experiment %s: %s\n", experiments[ei].name,
+		       experiments[ei].what);
 	if (out && !(f = fopen(out, "w"))) {
 		perror(out);
 		return 2;
