@@ -11,7 +11,9 @@
 #  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
 #  - the kselftest tarball builds and lists every test (check-kselftest.sh);
 #  - KCSAN's stress job ignores no function the series changes;
-#  - every planted bug of make mutants still applies to the series' code.
+#  - every planted bug of make mutants still applies to the series' code;
+#  - both trees' lib/percpu_counter.c build and pass pcc-bench's checks in
+#    userspace (check-bench-host.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +27,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 6))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 7))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -125,4 +127,5 @@ else
 	echo "$bad" | sed 's/^/# /'
 	echo "not ok $n make mutants' planted bugs apply and name existing tests"
 fi
+"$TOP/scripts/check-bench-host.sh" $((n + 1))
 echo "ktest: host done"

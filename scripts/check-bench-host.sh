@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-bench-host.sh [N]: KTAP test N (default 1) of check-host.sh: the
+# series' lib/percpu_counter.c and stock 6.12's still build in userspace
+# against scripts/bench-host/'s shim of kernel headers, and pass
+# pcc-bench's correctness pass (exactness, the sum window, limited adds
+# and their race, hotplug; a few seconds).  A change to the file that the
+# shim does not cover, or that breaks one of those checks, shows here at
+# once rather than at the next make bench-host.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+n=${1:-1}
+name="pcc-bench builds both trees' lib/percpu_counter.c in userspace and passes its checks"
+out=$BUILD/bench-host
+if ! log=$(nice make -s -C "$TOP/scripts/bench-host" O="$out" 2>&1); then
+	echo "$log" | tail -n 40 | sed 's/^/# /'
+	echo "not ok $n $name"
+	exit 0
+fi
+if log=$("$out/pcc-bench" check -m "${BENCH_HOST_MS:-100}" 2>&1); then
+	echo "ok $n $name"
+else
+	echo "$log" | grep -v '^ok ' | sed 's/^/# /'
+	echo "not ok $n $name"
+fi
