@@ -21,6 +21,15 @@
 #                        ARCH=i386|arm64: build/ARCH-bench/report.md)
 #   make bench-scale     base vs patched under contention at 1, 2, 4, ...
 #                        vCPUs up to the host's cores: build/bench-scale/
+#   make bench-host      base vs patched lib/percpu_counter.c built in
+#                        userspace, 1, 2, 4, ... threads up to the host's
+#                        cores, no QEMU: build/bench-host/report.md
+#                        (THREADS=1,2,4 ROUNDS=5 MS=200)
+#   make bench-host-static
+#                        the same as one static binary to copy anywhere:
+#                        build/bench-host/pcc-bench-static bench -o runs.csv
+#   make bench-host-mutants do pcc-bench's checks fail on the planted bugs
+#                        (scripts/mutants/; RUNS=10 runs each)
 #   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #   make keyflip-control does text patching survive on this QEMU (README)
@@ -126,6 +135,16 @@ bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)nocpuacct
 bench-scale: initramfs-$(AP)base initramfs-$(AP)patched
 	@ARCH=$(ARCH) $(S)/bench.sh scale
 
+# lib/percpu_counter.c of both trees in one userspace program
+# (scripts/bench-host/): threads on the host's cores instead of vCPUs.
+bench-host: src
+	@$(S)/bench-host/run.sh
+bench-host-static: src
+	@nice $(MAKE) -s -C $(S)/bench-host O=$(BUILD)/bench-host static
+	@echo "build/bench-host/pcc-bench-static: copy it, run it (bench -o runs.csv -s summary.csv; check)"
+bench-host-mutants: src
+	@$(S)/bench-host/mutants.sh
+
 series: src
 	@$(S)/export-series.sh
 
@@ -145,4 +164,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps src demo check check-arch check-debug check-debug-control \
-	stress bench bench-scale series keyflip-control mutants shell clean
+	stress bench bench-scale bench-host bench-host-static bench-host-mutants \
+	series keyflip-control mutants shell clean
