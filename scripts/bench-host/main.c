@@ -1079,6 +1079,152 @@ static void test_limited_add_race(const struct pcc_impl *impl, int nr_cpus)
 	counter_free(impl, fbc);
 }
 
+/* --- percpu_counter_set() racing with folds ---------------------------- */
+
+#define SET_FILL	(TEST_BATCH / 2 + 1)
+#define SET_FOLDS	64
+#define SET_ROUNDS	1000
+
+struct set_race {
+	unsigned long round, go_round;
+	s64 filled, finished;
+};
+static struct set_race set_race;
+
+static int spin_until(struct group *g, unsigned long *val, unsigned long want)
+{
+	while (__atomic_load_n(val, __ATOMIC_ACQUIRE) < want) {
+		if (stopped(g))
+			return 0;
+		pcc_cpu_relax();
+	}
+	return 1;
+}
+
+static void set_fn(struct worker *w)
+{
+	struct group *g = w->g;
+	unsigned long round;
+	int i;
+
+	for (round = 1; round <= SET_ROUNDS; round++) {
+		if (!spin_until(g, &set_race.round, round))
+			break;
+		/* A delta, not a multiple of the batch, pending on this CPU */
+		for (i = 0; i < SET_FILL; i++)
+			g->impl->add_batch(g->fbc, 1, TEST_BATCH);
+		__atomic_fetch_add(&set_race.filled, 1, __ATOMIC_RELEASE);
+		if (!spin_until(g, &set_race.go_round, round))
+			break;
+		/* Adds of the batch: every one of them folds */
+		for (i = 0; i < SET_FOLDS; i++)
+			add_tracked(w, TEST_BATCH, TEST_BATCH);
+		__atomic_fetch_add(&set_race.finished, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static int wait_count(s64 *v, s64 want)
+{
+	u64 deadline = now_ns() + 30000000000ULL;
+
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want) {
+		pcc_cpu_relax();
+		if (now_ns() > deadline)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The module's pct_test_set_race(): each round, every worker leaves a
+ * delta pending, then folds; the runner sets the counter while the first
+ * worker's folds run.  Adds completed before the set are gone, adds
+ * started after it are counted, adds in between count fully or not at
+ * all; the deltas pending before the set are all gone.
+ */
+static void test_set_race(const struct pcc_impl *impl, int nr_cpus)
+{
+	static struct group g;
+	struct pcc_counter *fbc = counter_new(impl, 0);
+	s64 completed[8], started[8], set, v, lo, hi, bad_v = 0, bad_lo = 0, bad_hi = 0;
+	unsigned long round;
+	unsigned int raced = 0, bad = 0;
+	int i, nw, stalled = 0;
+	u64 deadline;
+
+	/* Quiescent: set discards pending deltas */
+	fill(impl, fbc, 5, TEST_BATCH, 0, nr_cpus);
+	impl->set(fbc, -12345);
+	expect(impl->sum(fbc) == -12345 && impl->read(fbc) == -12345,
+	       "after set(-12345): sum %lld read %lld", impl->sum(fbc), impl->read(fbc));
+
+	memset(&set_race, 0, sizeof(set_race));
+	group_init(&g, impl, set_fn, fbc);
+	group_add_online(&g, 1, nr_cpus < 9 ? nr_cpus : 9);
+	nw = g.nr;
+	group_start(&g);
+	deadline = now_ns() + (u64)stress_ms * 1000000;
+	for (round = 1; round <= SET_ROUNDS && now_ns() < deadline; round++) {
+		/* Set once the first worker started 0 to 7 adds */
+		s64 target = (round % 8) * TEST_BATCH, sc = 0, ss = 0;
+		unsigned int spin = (round * 7919) % 37;
+
+		__atomic_store_n(&set_race.filled, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&set_race.finished, 0, __ATOMIC_RELAXED);
+		for (i = 0; i < nw; i++) {
+			__atomic_store_n(&g.w[i].started, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&g.w[i].completed, 0, __ATOMIC_RELAXED);
+		}
+		/* The resets before the round: the workers acquire it */
+		__atomic_store_n(&set_race.round, round, __ATOMIC_RELEASE);
+		stalled = 1;
+		if (!wait_count(&set_race.filled, nw))
+			break;
+		set = (round & 1 ? 1 : -1) * (s64)round * 1000003;
+		__atomic_store_n(&set_race.go_round, round, __ATOMIC_RELEASE);
+		if (!wait_count(&g.w[0].started, target))
+			break;
+		while (spin--)
+			__asm__ __volatile__("" : : : "memory");
+		/* As read_window(): completed before, started after the set */
+		for (i = 0; i < nw; i++)
+			completed[i] = __atomic_load_n(&g.w[i].completed, __ATOMIC_ACQUIRE);
+		impl->set(fbc, set);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		for (i = 0; i < nw; i++)
+			started[i] = __atomic_load_n(&g.w[i].started, __ATOMIC_RELAXED);
+		if (!wait_count(&set_race.finished, nw))
+			break;
+		stalled = 0;
+
+		v = impl->sum(fbc);
+		lo = hi = set;
+		for (i = 0; i < nw; i++) {
+			lo += SET_FOLDS * TEST_BATCH - started[i];
+			hi += SET_FOLDS * TEST_BATCH - completed[i];
+			sc += completed[i];
+			ss += started[i];
+		}
+		if (sc < (s64)nw * SET_FOLDS * TEST_BATCH && ss > 0)
+			raced++;
+		if (v < lo || v > hi || ((v - set) & (TEST_BATCH - 1))) {
+			if (!bad++) {
+				bad_v = v;
+				bad_lo = lo;
+				bad_hi = hi;
+			}
+		}
+	}
+	group_stop_wait(&g);
+	printf("# %s: set_race: %u of %lu rounds set while folds ran\n",
+	       impl->name, raced, round - 1);
+	expect(!stalled, "workers stalled in round %lu", round);
+	expect(round > 10, "only %lu rounds", round - 1);
+	expect(!bad, "%u rounds wrong, first: sum %lld outside [%lld, %lld] or a pending delta kept",
+	       bad, bad_v, bad_lo, bad_hi);
+	counter_free(impl, fbc);
+}
+
 /* --- CPU hotplug: a dead CPU's delta is folded, under adders ---------- */
 
 static void hotplug_fn(struct worker *w)
@@ -1161,6 +1307,7 @@ struct test {
 static const struct test tests[] = {
 	{ "exact", test_exact, 0 },
 	{ "sum_window", test_sum_window, 0 },
+	{ "set_race", test_set_race, 0 },
 	{ "limited_add", test_limited_add, 0 },
 	{ "limited_add_race", test_limited_add_race, 1 },
 	{ "hotplug", test_hotplug, 0 },
