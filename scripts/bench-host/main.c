@@ -9,7 +9,8 @@
  *	module/), base and patched alternating, at each thread count:
  *	one CSV row per run, then median [min-max] per row on stdout
  *   pcc-bench check [-t THREADS] [-m MS] [-v base|patched]
- *	the module's correctness tests on both builds, as KTAP; exit 1 on a
+ *	the module's correctness tests on both builds, as KTAP, on THREADS
+ *	CPUs (default: twice the host's cores, at least 8); exit 1 on a
  *	failure
  *   pcc-bench host
  *	the host: cores this process may run on, CPU model, load
@@ -677,7 +678,8 @@ static int expect(int cond, const char *fmt, ...)
 	return 0;
 }
 
-static int check_threads = 8;
+/* -t: twice the host's cores, at least 8, at most NR_CPUS (cmd_check()) */
+static int check_threads;
 static unsigned int stress_ms = 300;
 
 /* Leave @delta pending on each CPU of [from, to): adds of 1 from a thread there */
@@ -1334,6 +1336,11 @@ static int cmd_check(int argc, char **argv)
 		default:
 			return 2;
 		}
+	}
+	if (!check_threads) {
+		check_threads = 2 * nr_host_cpus < 8 ? 8 : 2 * nr_host_cpus;
+		if (check_threads > PCC_NR_CPUS)
+			check_threads = PCC_NR_CPUS;
 	}
 	if (check_threads < 3 || check_threads > PCC_NR_CPUS) {
 		fprintf(stderr, "-t: 3..%d threads\n", PCC_NR_CPUS);
