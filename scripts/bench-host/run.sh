@@ -45,13 +45,14 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 # One panel per experiment: median per thread count, min-max as bars
 step "plotting $out/rates.png"
 exps=$(tail -n +2 "$out/summary.csv" | cut -d, -f1 | uniq)
+tmax=$(tail -n +2 "$out/summary.csv" | cut -d, -f3 | sort -n | tail -1)
 {
-	echo "set terminal pngcairo size 1500,1100 font ',9'"
+	echo "set terminal pngcairo size 1500,1100 font ',9' noenhanced"
 	echo "set output '$out/rates.png'"
 	echo "set datafile separator ','"
 	echo "set multiplot layout 3,3 title 'per-thread rate against threads: base (stock 6.12) vs patched, median [min-max]'"
 	echo "set logscale x 2; set logscale y; set key bottom left; set grid"
-	echo "set xlabel 'threads'; set xrange [0.7:*]"
+	echo "set xlabel 'threads'; set xrange [0.7:$tmax * 1.4]"
 	for e in $exps; do
 		unit=$(grep "^$e," "$out/summary.csv" | head -1 | cut -d, -f2)
 		echo "set title '$e'; set ylabel '$unit per thread'"
