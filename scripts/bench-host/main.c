@@ -634,12 +634,21 @@ static int cmd_bench(int argc, char **argv)
 				printf("| %s (%s) | %d | %s | %s | %s | %s |\n",
 				       e->name, e->unit, threads[ti], b, p, q,
 				       n[0] ? sp : "base has no percpu_counter_add_scaled()");
-				if (fs)
-					fprintf(fs, "%s,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%d\n",
-						e->name, e->unit, threads[ti],
-						m[0], lo[0], hi[0], m[1], lo[1], hi[1],
-						n[0] && n[1] ? m[1] / m[0] : 0,
-						rlo, rhi, n[1] ? n[1] : n[0]);
+				/* A variant without the row leaves its fields empty */
+				if (fs) {
+					fprintf(fs, "%s,%s,%d", e->name, e->unit, threads[ti]);
+					for (v = 0; v < NR_IMPLS; v++) {
+						if (n[v])
+							fprintf(fs, ",%.0f,%.0f,%.0f", m[v], lo[v], hi[v]);
+						else
+							fprintf(fs, ",,,");
+					}
+					if (n[0] && n[1])
+						fprintf(fs, ",%.4f,%.4f,%.4f", m[1] / m[0], rlo, rhi);
+					else
+						fprintf(fs, ",,,");
+					fprintf(fs, ",%d\n", n[1] ? n[1] : n[0]);
+				}
 			}
 			free(vals);
 			free(ratios);
