@@ -34,6 +34,7 @@ commit=$(git -C "$TOP" rev-parse --short HEAD)
 git -C "$TOP" diff --quiet HEAD -- scripts/bench-host || commit="$commit (scripts/bench-host/ modified)"
 {
 	echo "# commit $commit"
+	echo "# base tree: Linux $(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$SRC_PRISTINE/Makefile" | paste -sd.)"
 	echo "# base:    $(git hash-object "$SRC_PRISTINE/lib/percpu_counter.c") $SRC_PRISTINE/lib/percpu_counter.c"
 	echo "# patched: $(git hash-object "$SRC_PATCHED/lib/percpu_counter.c") $SRC_PATCHED/lib/percpu_counter.c"
 	echo "${bench[*]}"
