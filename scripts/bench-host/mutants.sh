@@ -38,6 +38,7 @@ build() {
 # failing lines of each run go to mutant-NAME/run-N.log
 runs() {
 	local dir=$out/mutant-$1 i failed=0
+	rm -f "$dir"/run-*.log
 	for i in $(seq 1 "$RUNS"); do
 		if ! "$dir/pcc-bench" check -v patched ${THREADS:+-t "$THREADS"} -m "$MS" \
 			>"$dir/run-$i.log" 2>&1; then
