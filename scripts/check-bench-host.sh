@@ -19,7 +19,9 @@ if ! log=$(nice make -s -C "$TOP/scripts/bench-host" O="$out" 2>&1); then
 	echo "not ok $n $name"
 	exit 0
 fi
-if log=$("$out/pcc-bench" check -m "${BENCH_HOST_MS:-100}" 2>&1); then
+if log=$("$out/pcc-bench" check 2>&1); then
+	# A race the host could not provoke: say which
+	echo "$log" | sed -n 's/^ok [0-9]* \(.* # SKIP .*\)/# \1/p'
 	echo "ok $n $name"
 else
 	echo "$log" | grep -v '^ok ' | sed 's/^/# /'

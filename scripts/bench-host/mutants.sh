@@ -9,13 +9,12 @@
 # that must pass every run.  Exits non-zero if the control fails once or a
 # mutant is never caught.
 #
-#   scripts/bench-host/mutants.sh [NAME...]   RUNS=N MS=N THREADS=N (check -t)
+#   scripts/bench-host/mutants.sh [NAME...]   RUNS=N THREADS=N (check -t)
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 RUNS=${RUNS:-10}
 THREADS=${THREADS:-}
-MS=${MS:-200}
 out=$BUILD/bench-host
 [ -f "$SRC_PATCHED/lib/percpu_counter.c" ] || die "no $SRC_PATCHED: make src"
 names=${*:-$(cd "$TOP/scripts/mutants" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')}
@@ -40,7 +39,7 @@ runs() {
 	local dir=$out/mutant-$1 i failed=0
 	rm -f "$dir"/run-*.log
 	for i in $(seq 1 "$RUNS"); do
-		if ! "$dir/pcc-bench" check -v patched ${THREADS:+-t "$THREADS"} -m "$MS" \
+		if ! "$dir/pcc-bench" check -v patched ${THREADS:+-t "$THREADS"} \
 			>"$dir/run-$i.log" 2>&1; then
 			failed=$((failed + 1))
 		fi
