@@ -17,7 +17,9 @@ RUNS=${RUNS:-10}
 THREADS=${THREADS:-}
 out=$BUILD/bench-host
 [ -f "$SRC_PATCHED/lib/percpu_counter.c" ] || die "no $SRC_PATCHED: make src"
-names=${*:-$(cd "$TOP/scripts/mutants" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')}
+# By default the mutants of lib/percpu_counter.c: the others are the kernel's
+names=${*:-$(cd "$TOP/scripts/mutants" &&
+	grep -l '^+++ b/lib/percpu_counter\.c' ./*.patch | sed 's|^\./||; s|\.patch$||')}
 
 # build NAME [PATCH]: pcc-bench with the series' file, PATCH applied
 build() {
