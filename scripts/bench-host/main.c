@@ -932,26 +932,32 @@ static s64 sum_tracked(struct group *g, int completed)
 	return sum;
 }
 
+/*
+ * *@raced: an add started or completed while @read ran, so that some
+ * other CPU really ran meanwhile (one preempted in an add leaves it in
+ * flight, the window open, for a whole time slice).
+ */
 static s64 read_window(struct group *g, s64 (*read)(struct pcc_counter *c),
-		       s64 *c, s64 *s)
+		       s64 *c, s64 *s, int *raced)
 {
-	s64 r;
+	s64 r, s0;
 
+	s0 = sum_tracked(g, 0);
 	*c = sum_tracked(g, 1);
 	r = read(g->fbc);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	*s = sum_tracked(g, 0);
+	*raced = *s != s0 || sum_tracked(g, 1) != *c;
 	return r;
 }
 
 /*
- * Sums until WINDOW_RACED of them ran while adds were in flight (started
- * before the sum returned, not completed before it began: the window is
- * not a point), and WINDOW_SUMS at least; a host on which WINDOW_MAX_SUMS
- * sums did not race that often cannot test the window.
+ * Sums until WINDOW_RACED of them raced with adds (read_window()), and
+ * WINDOW_SUMS at least; a host on which WINDOW_MAX_SUMS sums did not race
+ * that often cannot test the window.
  */
 #define WINDOW_SUMS	100000
-#define WINDOW_RACED	20000
+#define WINDOW_RACED	1000
 #define WINDOW_MAX_SUMS	(100 * WINDOW_SUMS)
 
 /*
@@ -965,7 +971,7 @@ static void sum_window(const struct pcc_impl *impl, int kind, int nr_cpus)
 	struct pcc_counter *fbc = counter_new(impl, 0);
 	u64 checks = 0, raced = 0, bad_sum = 0, bad_read = 0;
 	s64 c, s, r, lo, hi, tol, worst = 0, first[3] = { 0, 0, 0 };
-	int batch = impl->batch();
+	int batch = impl->batch(), in_flight;
 
 	group_init(&g, impl, window_fn, fbc);
 	g.kind = kind;
@@ -976,8 +982,8 @@ static void sum_window(const struct pcc_impl *impl, int kind, int nr_cpus)
 	group_start(&g);
 	while ((checks < WINDOW_SUMS || raced < WINDOW_RACED) &&
 	       checks < WINDOW_MAX_SUMS) {
-		r = read_window(&g, impl->sum, &c, &s);
-		raced += c != s;
+		r = read_window(&g, impl->sum, &c, &s, &in_flight);
+		raced += in_flight;
 		lo = c < s ? c : s;
 		hi = c < s ? s : c;
 		if (r < lo || r > hi) {
@@ -990,7 +996,7 @@ static void sum_window(const struct pcc_impl *impl, int kind, int nr_cpus)
 				first[2] = s;
 			}
 		}
-		r = read_window(&g, impl->read, &c, &s);
+		r = read_window(&g, impl->read, &c, &s, &in_flight);
 		if (r < (c < s ? c : s) - tol || r > (c < s ? s : c) + tol)
 			bad_read++;
 		checks++;
