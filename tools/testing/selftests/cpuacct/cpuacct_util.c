@@ -807,14 +807,46 @@ int wait_blocked_in_read(pid_t pid, int fd)
 		f = fopen(path, "r");
 		if (!f)
 			return -1;
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
+		/* Not readable (ptrace_may_access(): Yama, an LSM): no answer */
+		if (!fgets(line, sizeof(line), f)) {
+			fclose(f);
+			return -1;
+		}
 		fclose(f);
 		if (!strncmp(line, want, strlen(want)))
 			return 0;
-		if (strchr("ZX", task_state(pid)))
+		switch (task_state(pid)) {
+		case 'S': case 'D': case 'R':
+			break;
+		default:	/* gone, stopped or traced: it will not read */
 			return -1;
+		}
 	}
+}
+
+bool blocked_visible(void)
+{
+	int p[2], ok;
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(p[1]);
+		_exit(dup2(p[0], STDIN_FILENO) < 0 ||
+		       read(STDIN_FILENO, &c, 1) != 1);
+	}
+	close(p[0]);
+	ok = pid > 0 && !wait_blocked_in_read(pid, STDIN_FILENO);
+	if (write(p[1], "x", 1) != 1)
+		ok = false;
+	close(p[1]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return ok;
 }
 
 /* taskstats over generic netlink, as tools/accounting/getdelays.c asks */

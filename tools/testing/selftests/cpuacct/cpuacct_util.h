@@ -270,6 +270,8 @@ int task_ticks(pid_t pid, struct task_total *t);
  * accounted.  Returns 0, or -1 if @pid exited.
  */
 int wait_blocked_in_read(pid_t pid, int fd);
+/* Can this task see a child blocked (/proc/PID/syscall, ptrace access)? */
+bool blocked_visible(void);
 
 /*
  * A child's whole life, its exit included: the exact reference for what
