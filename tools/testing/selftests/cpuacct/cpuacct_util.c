@@ -836,8 +836,9 @@ bool blocked_visible(void)
 	pid = fork();
 	if (!pid) {
 		close(p[1]);
-		_exit(dup2(p[0], STDIN_FILENO) < 0 ||
-		       read(STDIN_FILENO, &c, 1) != 1);
+		if (dup2(p[0], STDIN_FILENO) < 0 || read(STDIN_FILENO, &c, 1) != 1)
+			_exit(1);
+		_exit(0);
 	}
 	close(p[0]);
 	ok = pid > 0 && !wait_blocked_in_read(pid, STDIN_FILENO);
@@ -918,14 +919,17 @@ static int taskstats_socket(__u16 *family)
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-		     CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
-		     sizeof(TASKSTATS_GENL_NAME), &ans) ||
-	    !(na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
-			    CTRL_ATTR_FAMILY_ID))) {
+	na = NULL;
+	if (!bind(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
+	    !genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+		      CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
+		      sizeof(TASKSTATS_GENL_NAME), &ans))
+		na = nla_find(GENL_ATTRS(&ans), GENL_ATTRLEN(&ans),
+			      CTRL_ATTR_FAMILY_ID);
+	if (!na) {
 		close(fd);
-		return fd = -1;
+		fd = -1;
+		return -1;
 	}
 	memcpy(&id, (char *)na + NLA_HDRLEN, sizeof(id));
 	owner = getpid();
@@ -1116,6 +1120,7 @@ enum {
 	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
 	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B,
 };
+
 /* Without SCHED_FIFO, only the totals are inexact (reap_exact()). */
 
 static int pp_xfer(int wfd, int rfd, char out, char expect)

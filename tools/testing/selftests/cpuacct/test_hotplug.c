@@ -210,9 +210,9 @@ static int test_leaf_nr_switches_cover_tasks(void)
 		uint64_t hi = r->b_total_sw + r->a_total_sw - r->a_pre_sw;
 		uint64_t have = tree.snaps[rep[i].g].sw;
 
-		ksft_print_msg("%s: %ld round trips, group %llu switches, tasks counted %llu between samples\n",
-			       tree.cg[rep[i].g], r->rounds, (unsigned long long)have,
-			       (unsigned long long)sum);
+		ksft_print_msg("%s: %ld round trips, group %llu switches, %llu between samples\n",
+			       tree.cg[rep[i].g], r->rounds,
+			       (unsigned long long)have, (unsigned long long)sum);
 		ok &= have >= sum;
 		all_exact &= r->exact;
 		if (!r->exact)
