@@ -776,8 +776,7 @@ int reap_exact(pid_t pid, int cpu, struct task_total *t, bool ticks)
 	return ret;
 }
 
-/* @pid's state letter in /proc/PID/stat, 0 if it is gone */
-static char task_state(pid_t pid)
+char task_state(pid_t pid)
 {
 	char path[64], buf[512], *p;
 	FILE *f;

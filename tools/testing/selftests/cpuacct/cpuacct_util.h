@@ -258,6 +258,8 @@ struct task_total {
 	uint64_t user_us, sys_us;
 };
 
+/* @pid's state letter in /proc/PID/stat ('S', 'Z', ...), 0 if it is gone */
+char task_state(pid_t pid);
 /* runtime_ns and switches; returns 0, or -1 if @pid is gone. */
 int task_counts(pid_t pid, struct task_total *t);
 /* user_us and sys_us; returns 0, or -1 without taskstats. */

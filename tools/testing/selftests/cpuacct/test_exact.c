@@ -169,35 +169,16 @@ static void pair_stop(struct pair *p)
 	waitpid(p->b, NULL, 0);
 }
 
-/* Is @pid asleep ('S' in /proc/PID/stat)? */
-static bool proc_sleeping(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	bool ret = false;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		ret = p && p[1] == ' ' && p[2] == 'S';
-	}
-	fclose(f);
-	return ret;
-}
-
 /* Returns whether both were asleep around the reading of their counts */
 static bool pair_counts(struct pair *p, uint64_t *sw, uint64_t *rt)
 {
-	bool asleep = proc_sleeping(p->a) && proc_sleeping(p->b);
+	bool asleep = task_state(p->a) == 'S' && task_state(p->b) == 'S';
 	struct task_total a = { 0 }, b = { 0 };
 
 	asleep &= !task_counts(p->a, &a) && !task_counts(p->b, &b);
 	*sw = a.switches + b.switches;
 	*rt = a.runtime_ns + b.runtime_ns;
-	return asleep && proc_sleeping(p->a) && proc_sleeping(p->b);
+	return asleep && task_state(p->a) == 'S' && task_state(p->b) == 'S';
 }
 
 /*
