@@ -10,6 +10,10 @@
 #include <linux/cpu.h>
 #include <linux/module.h>
 #include <linux/debugobjects.h>
+#include <linux/hardirq.h>
+#include <kunit/static_stub.h>
+#include <kunit/test-bug.h>
+#include <kunit/visibility.h>
 
 #ifdef CONFIG_HOTPLUG_CPU
 static LIST_HEAD(percpu_counters);
@@ -58,17 +62,145 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 { }
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
+/* The deltas and the count, read once: exact when nothing moves them */
+static s64 percpu_counter_pass(struct percpu_counter *fbc)
+{
+	s64 ret = percpu_counter_read(fbc);
+	int cpu;
+
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
+		ret += READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+	return ret;
+}
+
+#ifdef PERCPU_COUNTER_LOCKLESS
+/*
+ * A fold moves a CPU's delta into fbc->count: two stores.  Every such move
+ * adds PERCPU_COUNTER_MOVE to fbc->folds before it (a fully ordered RMW)
+ * and to fbc->folded after it (a release).  A lockless pass reads
+ * fbc->folded (acquire), the count and the deltas, then fbc->folds: if it
+ * saw a store of a move, it sees that move begun; if it saw a move ended,
+ * it sees all of it.  So when the two agree, every move is in the pass
+ * whole or not at all.  Bit 0 of fbc->folds freezes the counter: folds
+ * that find it set add their amount to fbc->count alone, and the freezer
+ * waits for the moves in flight, so that no delta moves while it holds
+ * fbc->lock.
+ */
+#define PERCPU_COUNTER_FROZEN	1
+#define PERCPU_COUNTER_MOVE	2
+
+/* Where an NMI may land in a fold: a KUnit test's replacement runs here */
+void percpu_counter_fold_window(struct percpu_counter *fbc);
+#if IS_ENABLED(CONFIG_KUNIT)
+void percpu_counter_fold_window(struct percpu_counter *fbc)
+{
+	KUNIT_STATIC_STUB_REDIRECT(percpu_counter_fold_window, fbc);
+}
+EXPORT_SYMBOL_IF_KUNIT(percpu_counter_fold_window);
+#endif
+
+static __always_inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
+{
+	return atomic_add_return(PERCPU_COUNTER_MOVE, &fbc->folds) &
+	       PERCPU_COUNTER_FROZEN;
+}
+
+static __always_inline void percpu_counter_move_end(struct percpu_counter *fbc)
+{
+	atomic_add_return_release(PERCPU_COUNTER_MOVE, &fbc->folded);
+}
+
+/* Fold this CPU's delta and @amount into fbc->count; interrupts disabled */
+static __always_inline void percpu_counter_fold(struct percpu_counter *fbc,
+						s64 amount)
+{
+	s32 count;
+
+	if (atomic_read(&fbc->folds) & PERCPU_COUNTER_FROZEN)
+		goto frozen;
+	if (unlikely(percpu_counter_move_begin(fbc))) {
+		percpu_counter_move_end(fbc);
+		goto frozen;
+	}
+	count = this_cpu_read(*fbc->counters);
+	atomic64_add(count + amount, &fbc->count);
+	if (IS_ENABLED(CONFIG_KUNIT) && kunit_get_current_test())
+		percpu_counter_fold_window(fbc);
+	/* Not a reset: an NMI's add since the read stays in the delta */
+	this_cpu_sub(*fbc->counters, count);
+	percpu_counter_move_end(fbc);
+	return;
+frozen:
+	atomic64_add(amount, &fbc->count);
+}
+
+/* Stop the deltas from moving: fbc->lock held, interrupts disabled */
+static void percpu_counter_freeze(struct percpu_counter *fbc)
+{
+	int folded;
+
+	atomic_fetch_or(PERCPU_COUNTER_FROZEN, &fbc->folds);
+	/* Wait for the moves in flight, a few instructions each */
+	for (;;) {
+		folded = atomic_read_acquire(&fbc->folded);
+		if ((atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded)
+			break;
+		cpu_relax();
+	}
+}
+
+static void percpu_counter_thaw(struct percpu_counter *fbc)
+{
+	atomic_fetch_andnot_release(PERCPU_COUNTER_FROZEN, &fbc->folds);
+}
+
+#define percpu_counter_count_add(fbc, amount) atomic64_add(amount, &(fbc)->count)
+#define percpu_counter_count_set(fbc, amount) atomic64_set(&(fbc)->count, amount)
+#else	/* !PERCPU_COUNTER_LOCKLESS */
+/* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
+static inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
+{
+	return false;
+}
+
+static inline void percpu_counter_move_end(struct percpu_counter *fbc) { }
+static inline void percpu_counter_freeze(struct percpu_counter *fbc) { }
+static inline void percpu_counter_thaw(struct percpu_counter *fbc) { }
+
+static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
+{
+	s32 count;
+
+	raw_spin_lock(&fbc->lock);
+	count = __this_cpu_read(*fbc->counters);
+	fbc->count += count + amount;
+	__this_cpu_sub(*fbc->counters, count);
+	raw_spin_unlock(&fbc->lock);
+}
+
+#define percpu_counter_count_add(fbc, amount) ((fbc)->count += (amount))
+#define percpu_counter_count_set(fbc, amount) ((fbc)->count = (amount))
+#endif	/* PERCPU_COUNTER_LOCKLESS */
+
+/*
+ * Set the counter to @amount.  As before, a fast path add racing with the
+ * reset of its own CPU's delta may undo that reset.  Not from NMI: it takes
+ * fbc->lock.
+ */
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
 	int cpu;
 	unsigned long flags;
 
+	WARN_ON_ONCE(in_nmi());
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	for_each_possible_cpu(cpu) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		*pcount = 0;
-	}
-	fbc->count = amount;
+	percpu_counter_freeze(fbc);
+	percpu_counter_move_begin(fbc);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(*per_cpu_ptr(fbc->counters, cpu), 0);
+	percpu_counter_count_set(fbc, amount);
+	percpu_counter_move_end(fbc);
+	percpu_counter_thaw(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_set);
@@ -99,15 +231,13 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	count = this_cpu_read(*fbc->counters);
 	do {
 		if (unlikely(abs(count + amount) >= batch)) {
-			raw_spin_lock_irqsave(&fbc->lock, flags);
 			/*
 			 * Note: by now we might have migrated to another CPU
 			 * or the value might have changed.
 			 */
-			count = __this_cpu_read(*fbc->counters);
-			fbc->count += count + amount;
-			__this_cpu_sub(*fbc->counters, count);
-			raw_spin_unlock_irqrestore(&fbc->lock, flags);
+			local_irq_save(flags);
+			percpu_counter_fold(fbc, amount);
+			local_irq_restore(flags);
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
@@ -115,7 +245,7 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 #else
 /*
  * local_irq_save() is used to make the function irq safe:
- * - The slow path would be ok as protected by an irq-safe spinlock.
+ * - The slow path folds with interrupts disabled, as it must.
  * - this_cpu_add would be ok as it is irq-safe by definition.
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
@@ -125,14 +255,10 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 
 	local_irq_save(flags);
 	count = __this_cpu_read(*fbc->counters) + amount;
-	if (abs(count) >= batch) {
-		raw_spin_lock(&fbc->lock);
-		fbc->count += count;
-		__this_cpu_sub(*fbc->counters, count - amount);
-		raw_spin_unlock(&fbc->lock);
-	} else {
+	if (abs(count) >= batch)
+		percpu_counter_fold(fbc, amount);
+	else
 		this_cpu_add(*fbc->counters, amount);
-	}
 	local_irq_restore(flags);
 }
 #endif
@@ -147,13 +273,10 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
 	unsigned long flags;
-	s64 count;
 
-	raw_spin_lock_irqsave(&fbc->lock, flags);
-	count = __this_cpu_read(*fbc->counters);
-	fbc->count += count;
-	__this_cpu_sub(*fbc->counters, count);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	local_irq_save(flags);
+	percpu_counter_fold(fbc, 0);
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
 
@@ -168,19 +291,18 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * By including dying CPUs in the iteration mask, we avoid this race condition
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
+ *
+ * Frozen, no delta moves while the pass reads them.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
-	int cpu;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	ret = fbc->count;
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-		ret += *pcount;
-	}
+	percpu_counter_freeze(fbc);
+	ret = percpu_counter_pass(fbc);
+	percpu_counter_thaw(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
 }
@@ -209,7 +331,11 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].count = amount;
+#ifdef PERCPU_COUNTER_LOCKLESS
+		atomic_set(&fbc[i].folds, 0);
+		atomic_set(&fbc[i].folded, 0);
+#endif
+		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
 		debug_percpu_counter_activate(&fbc[i]);
@@ -277,8 +403,10 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 		raw_spin_lock(&fbc->lock);
 		pcount = per_cpu_ptr(fbc->counters, cpu);
-		fbc->count += *pcount;
-		*pcount = 0;
+		percpu_counter_move_begin(fbc);
+		percpu_counter_count_add(fbc, *pcount);
+		WRITE_ONCE(*pcount, 0);
+		percpu_counter_move_end(fbc);
 		raw_spin_unlock(&fbc->lock);
 	}
 	spin_unlock_irq(&percpu_counters_lock);
@@ -324,6 +452,9 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  *
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
+ *
+ * The adds that take the lock decide on an exact sum and add before they
+ * release it: together they never overshoot the limit.  Not from NMI.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -342,15 +473,16 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 
 	/* Skip taking the lock when safe */
 	if (abs(count + amount) <= batch &&
-	    ((amount > 0 && fbc->count + unknown <= limit) ||
-	     (amount < 0 && fbc->count - unknown >= limit))) {
+	    ((amount > 0 && percpu_counter_read(fbc) + unknown <= limit) ||
+	     (amount < 0 && percpu_counter_read(fbc) - unknown >= limit))) {
 		this_cpu_add(*fbc->counters, amount);
 		local_irq_restore(flags);
 		return true;
 	}
 
+	WARN_ON_ONCE(in_nmi());
 	raw_spin_lock(&fbc->lock);
-	count = fbc->count + amount;
+	count = percpu_counter_read(fbc) + amount;
 
 	/* Skip percpu_counter_sum() when safe */
 	if (amount > 0) {
@@ -366,13 +498,9 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	}
 
 	if (!good) {
-		s32 *pcount;
-		int cpu;
-
-		for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
-			pcount = per_cpu_ptr(fbc->counters, cpu);
-			count += *pcount;
-		}
+		percpu_counter_freeze(fbc);
+		count = percpu_counter_pass(fbc) + amount;
+		percpu_counter_thaw(fbc);
 		if (amount > 0) {
 			if (count > limit)
 				goto out;
@@ -383,14 +511,13 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		good = true;
 	}
 
-	count = __this_cpu_read(*fbc->counters);
-	fbc->count += count + amount;
-	__this_cpu_sub(*fbc->counters, count);
+	percpu_counter_count_add(fbc, amount);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return good;
 }
+EXPORT_SYMBOL_IF_KUNIT(__percpu_counter_limited_add);
 
 static int __init percpu_counter_startup(void)
 {

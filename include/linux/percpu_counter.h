@@ -14,8 +14,6 @@
 #include <linux/threads.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
-#include <linux/limits.h>
-#include <linux/minmax.h>
 
 /* percpu_counter batch for local add or sub */
 #define PERCPU_COUNTER_LOCAL_BATCH	INT_MAX
@@ -23,33 +21,21 @@
 #ifdef CONFIG_SMP
 
 /*
- * The value of a percpu_counter is @count plus the sum of the per-CPU deltas
- * in @counters.  An add changes only its CPU's delta, unless that would reach
- * the batch: then the delta and the amount are folded into @count.  Deltas
- * are thus smaller than the batch in magnitude (at most the batch after
- * __percpu_counter_limited_add()).
- *
- * Where a 64-bit atomic is a machine word (64-bit architectures without
- * CONFIG_GENERIC_ATOMIC64), folds take no lock: they update @count with
- * atomic operations and count themselves in @seq, which lets
- * percpu_counter_sum() see whether one happened while it added up.  @lock
- * serialises percpu_counter_set(), the slow path of
- * __percpu_counter_limited_add(), the CPU hotplug callback, the sums that
- * must hold folds off, and the folds that find them held off.  Elsewhere
- * @count is a plain s64 under @lock, as it always was: a 64-bit atomic there
- * is a locked cmpxchg8b or a hashed spinlock, no cheaper than @lock, and
- * would make percpu_counter_read() an atomic read.  So is every atomic on
- * parisc, 64-bit or not.
+ * Where 64-bit atomics are native, folds of a per-CPU delta into @count take
+ * no lock.  Elsewhere a 64-bit atomic would cost a lock of its own, and make
+ * percpu_counter_read() an atomic read: @count stays under @lock.
  */
-#if defined(CONFIG_64BIT) && !defined(CONFIG_GENERIC_ATOMIC64) && \
-	!defined(CONFIG_PARISC)
+#if defined(CONFIG_64BIT) && !defined(CONFIG_GENERIC_ATOMIC64)
 #define PERCPU_COUNTER_LOCKLESS
 #endif
 
 struct percpu_counter {
 	raw_spinlock_t lock;
 #ifdef PERCPU_COUNTER_LOCKLESS
-	atomic_t seq;		/* 2 per fold; bit 0: folds wait for @lock */
+	atomic_t folds;		/* moves of a delta begun; bit 0: frozen */
+	atomic_t folded;	/* moves ended */
+#endif
+#ifdef PERCPU_COUNTER_LOCKLESS
 	atomic64_t count;
 #else
 	s64 count;
@@ -132,41 +118,11 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/**
- * percpu_counter_sum - precise value of a percpu_counter
- * @fbc: the counter
- *
- * Adds all the per-CPU deltas to the global count.  The result counts every
- * add that completed before the call, and no add twice; an add that runs
- * concurrently counts fully or not at all.  On a counter nobody updates
- * concurrently, it is exact.  It runs with interrupts disabled, for a
- * bounded time: at most two lockless passes over the CPUs, then, if folds
- * kept interfering or another caller holds them off, the counter's lock
- * (waited for with interrupts disabled, behind its holders) and one pass
- * that waits for the folds in flight, each a few instructions with
- * interrupts disabled (unless its vCPU is preempted, as a spinlock
- * holder's can be).
- *
- * Return: the sum, which may be negative.
- */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
 }
 
-/**
- * percpu_counter_read - quick, approximate value of a percpu_counter
- * @fbc: the counter
- *
- * Returns the global count only, with one plain load: it does not include
- * the per-CPU deltas, so it differs from percpu_counter_sum() by up to
- * batch per CPU that holds a delta (batch being the largest batch the
- * counter is added with): about batch * num_online_cpus(), more while CPUs
- * go offline.  On 32-bit machines the load of the s64 may tear against a
- * concurrent fold, as it always could.
- *
- * Return: the global count, which may be negative.
- */
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
 #ifdef PERCPU_COUNTER_LOCKLESS
@@ -198,31 +154,6 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
-}
-
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for a counter of
- *	nanoseconds updated on every tick)
- *
- * percpu_counter_batch is sized for updates of 1.  A counter updated by
- * amounts of about @unit would, with it, fold into the global count on
- * nearly every update and bounce the global count's cache line between the
- * CPUs.  Scaling the batch by @unit restores about percpu_counter_batch
- * updates per fold.
- *
- * The result is computed from percpu_counter_batch at each call, so it
- * follows CPU hotplug like percpu_counter_batch does.  A larger batch makes
- * percpu_counter_read() less accurate, see there: compare such a counter
- * with __percpu_counter_compare() and the same batch.
- *
- * Return: percpu_counter_batch * @unit, capped at INT_MAX (0 for a @unit
- * of 0, which makes every update fold).
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return min_t(s64, (s64)READ_ONCE(percpu_counter_batch) * unit,
-		     INT_MAX);
 }
 
 #else /* !CONFIG_SMP */
@@ -356,34 +287,7 @@ static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
 
-/*
- * On UP every add goes straight to the count, as it would with a batch of 0:
- * the batch is ignored, and there is no deviation to bound with it.
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * Like percpu_counter_add(), but with a batch of
- * percpu_counter_scaled_batch(@unit), so that a counter updated by amounts
- * of about @unit folds into the global count about as rarely as one updated
- * by amounts of 1 with percpu_counter_add().  The deviation of
- * percpu_counter_read() grows with the batch, see there: up to that batch
- * per CPU.  percpu_counter_sum() is as exact as with any batch.
- */
-static inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	percpu_counter_add_batch(fbc, amount, percpu_counter_scaled_batch(unit));
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
