@@ -13,13 +13,16 @@
  * the Makefile defines HAVE_PERCPU_COUNTER_SCALED_BATCH when the kernel's
  * header has it, and the tests that need it are skipped otherwise.  Likewise
  * HAVE_PERCPU_COUNTER_LIMITED_ADD_EXPORT: stock 6.12 does not export
- * __percpu_counter_limited_add(), so a module cannot call it there.
+ * __percpu_counter_limited_add(), so a module cannot call it there; and
+ * HAVE_PERCPU_COUNTER_FOLD_WINDOW, the series' hook for a KUnit test in
+ * the middle of a lockless fold.
  *
  * Every busy kthread is bound to its CPU (except the ones that must survive
  * CPU hotplug) and calls cond_resched() regularly: the kernel may well be
  * PREEMPT_NONE.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -1373,11 +1376,115 @@ static void pct_test_scaled_batch_hotplug(struct kunit *test)
 #endif
 }
 
+/* ---------------------------------------------------------------------- */
+/* An NMI in the middle of a fold */
+
+#if defined(HAVE_PERCPU_COUNTER_FOLD_WINDOW) && defined(PERCPU_COUNTER_LOCKLESS)
+void percpu_counter_fold_window(struct percpu_counter *fbc);
+
+struct pct_nmi {
+	bool fired;
+	s64 sum;	/* what the NMI's sum returned */
+	s64 in_flight;	/* the interrupted fold's delta */
+};
+
+static struct pct_nmi pct_nmi;
+
+/*
+ * What an NMI that lands after the fold's update of the count would do: an
+ * add on the fast path, one that folds itself, and a sum.  Runs in place of
+ * percpu_counter_fold_window(), once, with interrupts disabled.
+ */
+static void pct_nmi_in_fold(struct percpu_counter *fbc)
+{
+	if (pct_nmi.fired)
+		return;
+	pct_nmi.fired = true;
+	pct_nmi.in_flight = this_cpu_read(*fbc->counters);
+	percpu_counter_add_batch(fbc, 1, PCT_TEST_BATCH);
+	percpu_counter_add_batch(fbc, PCT_TEST_BATCH, PCT_TEST_BATCH);
+	pct_nmi.sum = percpu_counter_sum(fbc);
+}
+
+static void pct_test_nmi_in_fold(struct kunit *test)
+{
+	const s32 b = PCT_TEST_BATCH;
+	struct percpu_counter *fbc;
+	s64 exact;
+
+	pct_skip_if_bench_only(test);
+	pct_pin_runner(test);
+	fbc = pct_counter(test, 0);
+	memset(&pct_nmi, 0, sizeof(pct_nmi));
+	kunit_activate_static_stub(test, percpu_counter_fold_window,
+				   pct_nmi_in_fold);
+	percpu_counter_add_batch(fbc, 5, b);
+	percpu_counter_add_batch(fbc, b, b);	/* folds 5 + b */
+	kunit_deactivate_static_stub(test, percpu_counter_fold_window);
+
+	KUNIT_ASSERT_TRUE(test, pct_nmi.fired);
+	KUNIT_EXPECT_EQ(test, pct_nmi.in_flight, 5);
+	exact = 5 + b + 1 + b;
+	/* Every add counted once, the NMI's included */
+	KUNIT_EXPECT_EQ(test, percpu_counter_sum(fbc), exact);
+	/* The NMI's sum returned; it may count the fold's delta twice */
+	KUNIT_EXPECT_TRUE(test, pct_nmi.sum == exact ||
+			  pct_nmi.sum == exact + pct_nmi.in_flight);
+	kunit_info(test, "sum from the NMI: %lld, exact %lld\n", pct_nmi.sum,
+		   exact);
+}
+#else
+static void pct_test_nmi_in_fold(struct kunit *test)
+{
+	kunit_skip(test, "no lockless fold with a KUnit window");
+}
+#endif
+
+/*
+ * A counter fed with percpu_counter_add_scaled() holds deltas up to the
+ * scaled batch: compare and limited add with the default batch must still
+ * decide on the exact sum near the limit.
+ */
+static void pct_test_scaled_margin(struct kunit *test)
+{
+#ifdef HAVE_PERCPU_COUNTER_SCALED_BATCH
+	struct percpu_counter *fbc;
+	u32 unit = 1000, n = 0;
+	s64 exact;
+	int cpu;
+
+	pct_skip_if_bench_only(test);
+	fbc = pct_counter(test, 0);
+	/* One scaled add per CPU, each below the scaled batch */
+	for_each_online_cpu(cpu) {
+		if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
+			continue;	/* gone offline (ext_hotplug) */
+		percpu_counter_add_scaled(fbc, 10 * unit, unit);
+		n++;
+	}
+	exact = percpu_counter_sum(fbc);
+	KUNIT_EXPECT_EQ(test, exact, 10LL * unit * n);
+	if (n < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_EXPECT_EQ(test, percpu_counter_compare(fbc, exact), 0);
+	KUNIT_EXPECT_EQ(test, percpu_counter_compare(fbc, exact - 1), 1);
+#ifdef HAVE_PERCPU_COUNTER_LIMITED_ADD_EXPORT
+	KUNIT_EXPECT_FALSE(test, percpu_counter_limited_add(fbc, exact, 1));
+	KUNIT_EXPECT_TRUE(test, percpu_counter_limited_add(fbc, exact + 1, 1));
+	KUNIT_EXPECT_EQ(test, percpu_counter_sum(fbc), exact + 1);
+#endif
+#else
+	kunit_skip(test, "kernel has no percpu_counter_scaled_batch()");
+#endif
+}
+
 static struct kunit_case pct_cases[] = {
 	KUNIT_CASE(pct_test_init_many),
 	KUNIT_CASE(pct_test_compare),
 	KUNIT_CASE(pct_test_limited_add),
 	KUNIT_CASE(pct_test_scaled_batch),
+	KUNIT_CASE(pct_test_scaled_margin),
+	KUNIT_CASE(pct_test_nmi_in_fold),
 	KUNIT_CASE_SLOW(pct_test_exact),
 	KUNIT_CASE_SLOW(pct_test_sum_window),
 	KUNIT_CASE_SLOW(pct_test_set_race),
@@ -1719,5 +1826,9 @@ static struct kunit_suite pct_bench_suite = {
 
 kunit_test_suites(&pct_suite, &pct_bench_suite);
 
+#if defined(HAVE_PERCPU_COUNTER_LIMITED_ADD_EXPORT) || \
+	defined(HAVE_PERCPU_COUNTER_FOLD_WINDOW)
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+#endif
 MODULE_DESCRIPTION("KUnit tests and benchmarks for percpu_counter");
 MODULE_LICENSE("GPL");
