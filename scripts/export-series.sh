@@ -107,6 +107,30 @@ for c in $commits; do
 	case $subj in "amend! "*) last["$t message"]=$c ;; esac
 done
 
+# A patch written after those it must precede (a fix the others build
+# on) is moved up by scripts/series-order: the subjects listed there, as
+# their commits have them, come in that order, where the first of them
+# would come.
+if [ -f "$TOP/scripts/series-order" ]; then
+	declare -A rank
+	i=0
+	while read -r subj; do
+		c=${patch_of[$subj]:-}
+		[ -n "$c" ] || die "scripts/series-order: no patch '$subj'"
+		rank[$c]=$((i += 1))
+	done < <(grep -v '^#' "$TOP/scripts/series-order" | sed '/^$/d')
+	listed=$(for p in "${patches[@]}"; do
+		[ -z "${rank[$p]:-}" ] || echo "${rank[$p]} $p"
+	done | sort -n | cut -d' ' -f2)
+	ordered=()
+	for p in "${patches[@]}"; do
+		[ -n "${rank[$p]:-}" ] || { ordered+=("$p"); continue; }
+		[ -z "$listed" ] || ordered+=($listed)
+		listed=
+	done
+	patches=("${ordered[@]}")
+fi
+
 # The series: each patch is its files as its last commits left them, so a
 # fixup! may restate a patch whole.  A file several patches change must
 # have been left by each of them after the ones before: otherwise a patch's
@@ -173,21 +197,36 @@ cover_percpu_counter() {
 	echo "percpu_counter: fold without the lock on 64-bit, exact lockless sums"
 	cat <<-EOF
 	On 64-bit architectures with native 64-bit atomics, percpu_counter
-	folds per-CPU deltas into an atomic64_t global count without fbc->lock
-	(32-bit and GENERIC_ATOMIC64 keep the spinlock).  percpu_counter_sum()
-	stays exact, counting every add completed before the call, and takes
-	no lock unless folds keep interfering or are held off by a set or a
-	limited add near its limit; limited adds stay bounded, and those that
-	take the slow path never overshoot together.  A batch scaled to the
-	unit of the values added (ns, bytes) makes counters of such amounts
-	fold about once every percpu_counter_batch updates again; no in-tree
-	counter is converted to it here.  KUnit tests and benchmarks come as
-	an out-of-tree module under tools/testing/selftests.
+	folds per-CPU deltas into an atomic64_t global count without
+	fbc->lock (elsewhere the lock stays).  A fold counts itself in
+	fbc->folds before it moves a delta and in fbc->folded after; a sum
+	whose lockless pass sees the two agree is exact, every add completed
+	before the call counted once, by an argument that stays inside the
+	kernel memory model (patch 2).  Sums lock only if folds overlap two
+	passes, and then freeze the counter instead of stalling its folds.
+	Adds stay NMI-safe as in 6.12: a fold subtracts what it moved, so an
+	NMI's add in the middle of it is kept.  Limited adds that take the
+	slow path still never overshoot together.  A batch scaled to the unit
+	of the values added (ns, bytes) comes with margins that know it.
+	Patch 1 is a fix of its own: the margins of compare and limited add
+	wrapped around with large batches.
+
+	Against Mathieu Desnoyers' hierarchical per-CPU counters
+	(lib/percpu_counter_tree.c in linux-next, 2025-2026), whose precise
+	sum adds per-CPU counters that are never reset, so that no fold can
+	race with it: that needs a per-CPU word (8 bytes per CPU, twice
+	6.12's) and a power-of-two batch fixed at init, while percpu_counter
+	callers pass their batch per call (percpu_counter_add_local() uses
+	INT_MAX on the same counters).  This series keeps 6.12's API, its 4
+	bytes per CPU and its per-call batch, and pays for the fold race with
+	two counts in struct percpu_counter and a check per sum.
 
 	The atomic64 count follows Shaohua Li's "percpu_counter: use atomic64
 	for counter" (2011), the scaled batch Anton Blanchard's "sched:
 	cpuacct: Use bigger percpu counter batch values for stats counters"
-	(2010).
+	(2010).  A Promela model of the protocol and KUnit tests come in the
+	project that carries this series (tools/testing/selftests/percpu_counter
+	holds the test module).
 
 	This series and the cpuacct one sent alongside it ("sched/cpuacct:
 	count context switches per group") do not depend on each other.
