@@ -17,9 +17,12 @@ RUNS=${RUNS:-10}
 THREADS=${THREADS:-}
 out=$BUILD/bench-host
 [ -f "$SRC_PATCHED/lib/percpu_counter.c" ] || die "no $SRC_PATCHED: make src"
-# By default the mutants of lib/percpu_counter.c: the others are the kernel's
+# By default the mutants of lib/percpu_counter.c (the others are the
+# kernel's), less those that need an NMI, which userspace has not
+# ("Needs: nmi" in their header).
 names=${*:-$(cd "$TOP/scripts/mutants" &&
-	grep -l '^+++ b/lib/percpu_counter\.c' ./*.patch | sed 's|^\./||; s|\.patch$||')}
+	grep -l '^+++ b/lib/percpu_counter\.c' ./*.patch | xargs grep -L '^Needs: nmi' |
+	sed 's|^\./||; s|\.patch$||')}
 
 # build NAME [PATCH]: pcc-bench with the series' file, PATCH applied
 build() {

@@ -59,11 +59,19 @@ void pcc_cpu_relax(void)
 /* ---------------------------------------------------------------------- */
 /*
  * The per-CPU area: PCC_NR_CPUS units of PCC_PCPU_UNIT bytes, reserved
- * once, touched as used.  Allocations are offsets into every unit; a freed
- * one goes back on a list of its size, to be reused zeroed.
+ * before main(), touched as used.  As the kernel's first chunk, each unit
+ * starts with a copy of the static per-CPU data (section pcc_percpu), and
+ * a per-CPU pointer is an address in that section's image: CPU n's copy is
+ * pcc_pcpu_delta + n units past it.  Allocations are offsets into every
+ * unit, after the static data; a freed one goes back on a list of its
+ * size, to be reused zeroed.
  */
 static char *pcc_pcpu_base;
+unsigned long pcc_pcpu_delta;
 static unsigned long pcc_pcpu_next;
+extern char __start_pcc_percpu[], __stop_pcc_percpu[];
+/* So that the section exists in a build without DEFINE_PER_CPU() */
+static int pcc_pcpu_static_dummy __attribute__((__section__("pcc_percpu"), __used__));
 struct pcc_pcpu_free {
 	unsigned long off, size;
 };
@@ -73,17 +81,28 @@ static unsigned int pcc_pcpu_nr_freed;
 static struct pcc_pcpu_free pcc_pcpu_used[4096];
 static unsigned int pcc_pcpu_nr_used;
 
-static void pcc_pcpu_setup(void)
+static __attribute__((__constructor__)) void pcc_pcpu_setup(void)
 {
+	unsigned long size = __stop_pcc_percpu - __start_pcc_percpu;
 	void *p = mmap(NULL, PCC_NR_CPUS * PCC_PCPU_UNIT,
 		       PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int cpu;
 
 	if (p == MAP_FAILED) {
 		perror("mmap per-CPU area");
 		exit(2);
 	}
+	if (size > PCC_PCPU_UNIT) {
+		fprintf(stderr, "static per-CPU data beyond a unit\n");
+		exit(2);
+	}
 	pcc_pcpu_base = p;
+	pcc_pcpu_delta = (unsigned long)pcc_pcpu_base - (unsigned long)__start_pcc_percpu;
+	for (cpu = 0; cpu < PCC_NR_CPUS; cpu++)
+		memcpy(pcc_pcpu_base + cpu * PCC_PCPU_UNIT, __start_pcc_percpu, size);
+	pcc_pcpu_next = size;
+	pcc_set_cpu(0);
 }
 
 void *pcc_alloc_percpu(size_t size, size_t align)
@@ -93,8 +112,6 @@ void *pcc_alloc_percpu(size_t size, size_t align)
 	int cpu;
 
 	pthread_mutex_lock(&pcc_lock);
-	if (!pcc_pcpu_base)
-		pcc_pcpu_setup();
 	for (i = 0; i < pcc_pcpu_nr_freed; i++) {
 		if (pcc_pcpu_freed[i].size == size &&
 		    !(pcc_pcpu_freed[i].off % align)) {
@@ -116,12 +133,12 @@ void *pcc_alloc_percpu(size_t size, size_t align)
 	for (cpu = 0; cpu < PCC_NR_CPUS; cpu++)
 		memset(pcc_pcpu_base + cpu * PCC_PCPU_UNIT + off, 0, size);
 	pthread_mutex_unlock(&pcc_lock);
-	return pcc_pcpu_base + off;
+	return (void *)((unsigned long)__start_pcc_percpu + off);
 }
 
 void pcc_free_percpu(void *ptr)
 {
-	unsigned long off = (char *)ptr - pcc_pcpu_base;
+	unsigned long off = (unsigned long)ptr - (unsigned long)__start_pcc_percpu;
 	unsigned int i;
 
 	if (!ptr)
@@ -268,7 +285,7 @@ void pcc_thread_unregister(void)
 void pcc_set_cpu(int cpu)
 {
 	pcc_this_cpu = cpu;
-	pcc_this_off = (unsigned long)cpu * PCC_PCPU_UNIT;
+	pcc_this_off = pcc_pcpu_delta + (unsigned long)cpu * PCC_PCPU_UNIT;
 }
 
 /* ---------------------------------------------------------------------- */

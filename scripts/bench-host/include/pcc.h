@@ -22,11 +22,14 @@
 /*
  * Each "CPU" is a slot of a per-CPU area: its copy of per-CPU data lies
  * PCC_PCPU_UNIT bytes after that of the CPU before it, as the kernel's
- * per-CPU units do.  A thread runs on one slot, pcc_this_cpu.
+ * per-CPU units do.  A thread runs on one slot, pcc_this_cpu.  A per-CPU
+ * pointer is CPU 0's copy less pcc_pcpu_delta, as in the kernel an address
+ * in the static per-CPU image (section pcc_percpu): see linux/percpu.h.
  */
 #define PCC_PCPU_UNIT		(4UL << 20)
 extern __thread int pcc_this_cpu;
 extern __thread unsigned long pcc_this_off;
+extern unsigned long pcc_pcpu_delta;
 extern __thread int pcc_thread_id;
 
 extern unsigned long pcc_cpu_possible_bits[PCC_MASK_LONGS];

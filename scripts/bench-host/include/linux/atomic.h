@@ -11,6 +11,7 @@
  *    accesses, so it is built as the kernel's generic fallback builds one
  *    from a relaxed op: smp_mb__before_atomic(); op; smp_mb__after_atomic().
  *    A failed cmpxchg orders nothing, in the LKMM as here (relaxed).
+ *    The _release forms: a C11 release RMW, as the LKMM's.
  *  - smp_mb__{before,after}_atomic(): a seq_cst fence; on x86 only a
  *    compiler barrier, as in the kernel's x86 code: every RMW there is a
  *    locked instruction, itself a full barrier.
@@ -85,6 +86,12 @@ static __always_inline T pfx##_fetch_add(T i, type *v)			\
 { return __pcc_full(__atomic_fetch_add(&v->counter, i, __ATOMIC_SEQ_CST)); } \
 static __always_inline T pfx##_add_return(T i, type *v)		\
 { return pfx##_fetch_add(i, v) + i; }					\
+static __always_inline T pfx##_add_return_release(T i, type *v)	\
+{ return __atomic_add_fetch(&v->counter, i, __ATOMIC_RELEASE); }	\
+static __always_inline T pfx##_fetch_or(T i, type *v)			\
+{ return __pcc_full(__atomic_fetch_or(&v->counter, i, __ATOMIC_SEQ_CST)); } \
+static __always_inline T pfx##_fetch_andnot_release(T i, type *v)	\
+{ return __atomic_fetch_and(&v->counter, ~i, __ATOMIC_RELEASE); }	\
 static __always_inline T pfx##_inc_return(type *v)			\
 { return pfx##_add_return(1, v); }					\
 static __always_inline bool pfx##_dec_and_test(type *v)		\

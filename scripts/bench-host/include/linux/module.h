@@ -3,6 +3,8 @@
 #define _PCC_LINUX_MODULE_H
 
 #include <linux/init.h>
+/* As the kernel's, through linux/stat.h and linux/time.h */
+#include <linux/math64.h>
 
 /* One program: nothing to export to */
 #define EXPORT_SYMBOL(sym)

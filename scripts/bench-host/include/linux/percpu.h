@@ -3,7 +3,11 @@
  * Per-CPU data on per-thread slots: each CPU's copy lies at its own offset
  * in a per-CPU area (PCC_PCPU_UNIT apart, as the kernel's units), and a
  * thread reaches its CPU's copy through pcc_this_off, as the kernel does
- * through %gs (x86) or tpidr_el1 (arm64).
+ * through %gs (x86) or tpidr_el1 (arm64).  As in the kernel, a per-CPU
+ * pointer is an address in the image of the static per-CPU data (section
+ * pcc_percpu, DEFINE_PER_CPU()), not itself a copy: a CPU's copy lies
+ * per_cpu_offset(cpu) past it; each unit starts with a copy of that image,
+ * alloc_percpu()'s offsets follow it (runtime.c).
  *
  * this_cpu_*() ops are atomic against the CPU's own interrupts, never
  * against other CPUs (x86: one unlocked instruction), and they order
@@ -23,11 +27,21 @@
 #include <linux/bug.h>
 #include <pcc.h>
 
-#define per_cpu_offset(cpu)	((unsigned long)(cpu) * PCC_PCPU_UNIT)
+#define per_cpu_offset(cpu)						\
+	(pcc_pcpu_delta + (unsigned long)(cpu) * PCC_PCPU_UNIT)
+/* In unsigned long, as the kernel's RELOC_HIDE(): out of any C object */
 #define per_cpu_ptr(ptr, cpu)						\
-	((__typeof__(ptr))((char *)(ptr) + per_cpu_offset(cpu)))
-#define this_cpu_ptr(ptr)	((__typeof__(ptr))((char *)(ptr) + pcc_this_off))
+	((__typeof__(ptr))((unsigned long)(ptr) + per_cpu_offset(cpu)))
+#define this_cpu_ptr(ptr)						\
+	((__typeof__(ptr))((unsigned long)(ptr) + pcc_this_off))
 #define raw_cpu_ptr(ptr)	this_cpu_ptr(ptr)
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), (cpu)))
+
+/* Static per-CPU data: its image, copied into every unit at the start */
+#define DECLARE_PER_CPU(type, name)					\
+	extern __typeof__(type) name
+#define DEFINE_PER_CPU(type, name)					\
+	__typeof__(type) name __attribute__((__section__("pcc_percpu")))
 
 #define this_cpu_read(pcp)						\
 	__atomic_load_n(this_cpu_ptr(&(pcp)), __ATOMIC_RELAXED)
