@@ -13,7 +13,9 @@
 #  - KCSAN's stress job ignores no function the series changes;
 #  - every planted bug of make mutants still applies to the series' code;
 #  - both trees' lib/percpu_counter.c build and pass pcc-bench's checks in
-#    userspace (check-bench-host.sh).
+#    userspace (check-bench-host.sh);
+#  - SPIN verifies the model of the lock-free folds for 2 and 3 CPUs, and
+#    each of its planted bugs fails it (check-model.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +29,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 7))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 8))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -128,4 +130,5 @@ else
 	echo "not ok $n make mutants' planted bugs apply and name existing tests"
 fi
 "$TOP/scripts/check-bench-host.sh" $((n + 1))
+"$TOP/scripts/check-model.sh" $((n + 2))
 echo "ktest: host done"

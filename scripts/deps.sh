@@ -7,7 +7,7 @@ set -euo pipefail
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
       rsync git ccache python3 perl kmod busybox-static qemu-system-x86
-      gnuplot-nox"
+      gnuplot-nox spin"
 # deps.sh [ARCH...]: also what i386 or arm64 guests need (cross compilers
 # and their libc for the static kselftests, the arm64 emulator).
 for a in "$@"; do
