@@ -89,6 +89,9 @@ static s64 percpu_counter_pass(struct percpu_counter *fbc)
 #define PERCPU_COUNTER_FROZEN	1
 #define PERCPU_COUNTER_MOVE	2
 
+/* The counter whose delta this CPU moves, for a sum from an NMI */
+static DEFINE_PER_CPU(struct percpu_counter *, percpu_counter_moving);
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Where an NMI may land in a fold: a KUnit test's replacement runs here */
 void percpu_counter_fold_window(struct percpu_counter *fbc)
@@ -113,8 +116,10 @@ static __always_inline void percpu_counter_move_end(struct percpu_counter *fbc)
 static __always_inline void percpu_counter_fold(struct percpu_counter *fbc,
 						s64 amount)
 {
+	struct percpu_counter *outer = this_cpu_read(percpu_counter_moving);
 	s32 count;
 
+	this_cpu_write(percpu_counter_moving, fbc);
 	if (atomic_read(&fbc->folds) & PERCPU_COUNTER_FROZEN)
 		goto frozen;
 	if (unlikely(percpu_counter_move_begin(fbc))) {
@@ -128,9 +133,11 @@ static __always_inline void percpu_counter_fold(struct percpu_counter *fbc,
 	/* Not a reset: an NMI's add since the read stays in the delta */
 	this_cpu_sub(*fbc->counters, count);
 	percpu_counter_move_end(fbc);
+	this_cpu_write(percpu_counter_moving, outer);
 	return;
 frozen:
 	atomic64_add(amount, &fbc->count);
+	this_cpu_write(percpu_counter_moving, outer);
 }
 
 /* Stop the deltas from moving: fbc->lock held, interrupts disabled */
@@ -155,6 +162,23 @@ static void percpu_counter_thaw(struct percpu_counter *fbc)
 
 #define percpu_counter_count_add(fbc, amount) atomic64_add(amount, &(fbc)->count)
 #define percpu_counter_count_set(fbc, amount) atomic64_set(&(fbc)->count, amount)
+
+/* One lockless pass; false if a move overlapped it */
+static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+{
+	int folded = atomic_read_acquire(&fbc->folded);
+
+	*sum = percpu_counter_pass(fbc);
+	/* Pairs with the fully ordered begin of a move */
+	smp_rmb();
+	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
+}
+
+/* In an NMI that interrupted a move of @fbc on this CPU */
+static inline bool percpu_counter_moving_here(struct percpu_counter *fbc)
+{
+	return this_cpu_read(percpu_counter_moving) == fbc;
+}
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
 static inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
@@ -291,12 +315,22 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Frozen, no delta moves while the pass reads them.
+ * Two lockless passes first; if moves overlapped both, one pass under
+ * fbc->lock with the counter frozen.  From an NMI that interrupted a move
+ * on its own CPU, no pass can be exact and the freeze would never end:
+ * the last pass is returned (6.12 deadlocked there).
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
+
+#ifdef PERCPU_COUNTER_LOCKLESS
+	if (percpu_counter_try_sum(fbc, &ret) ||
+	    percpu_counter_try_sum(fbc, &ret) ||
+	    unlikely(percpu_counter_moving_here(fbc)))
+		return ret;
+#endif
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	percpu_counter_freeze(fbc);
