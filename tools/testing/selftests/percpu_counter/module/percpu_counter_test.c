@@ -1380,8 +1380,6 @@ static void pct_test_scaled_batch_hotplug(struct kunit *test)
 /* An NMI in the middle of a fold */
 
 #if defined(HAVE_PERCPU_COUNTER_FOLD_WINDOW) && defined(PERCPU_COUNTER_LOCKLESS)
-void percpu_counter_fold_window(struct percpu_counter *fbc);
-
 struct pct_nmi {
 	bool fired;
 	s64 sum;	/* what the NMI's sum returned */
