@@ -41,6 +41,10 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_X86_64
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 static unsigned int bench_ms = 200;
 module_param(bench_ms, uint, 0444);
@@ -1438,6 +1442,105 @@ static void pct_test_nmi_in_fold(struct kunit *test)
 }
 #endif
 
+#if defined(CONFIG_X86_64) && defined(PERCPU_COUNTER_LOCKLESS)
+/*
+ * Real NMIs, sent by one CPU to another that folds on every add: each NMI
+ * adds 1 (folding too).  Under QEMU's TCG an interrupt is taken between
+ * translation blocks: only a branch inside the fold (the KUnit window's
+ * check is one) lets an NMI land in it, so the test reports how many did.
+ */
+static struct {
+	struct percpu_counter *fbc;
+	int cpu;
+	bool active;
+	atomic_t nmis;
+	atomic_t in_fold;
+} pct_real_nmi;
+
+static int pct_real_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct percpu_counter *fbc = pct_real_nmi.fbc;
+
+	if (!READ_ONCE(pct_real_nmi.active) ||
+	    smp_processor_id() != pct_real_nmi.cpu)
+		return NMI_DONE;
+	/* Only that CPU's task moves deltas of this counter */
+	if (atomic_read(&fbc->folds) != atomic_read(&fbc->folded))
+		atomic_inc(&pct_real_nmi.in_fold);
+	percpu_counter_add_batch(fbc, 1, 1);
+	atomic_inc(&pct_real_nmi.nmis);
+	return NMI_HANDLED;
+}
+
+static int pct_real_nmi_fn(struct pct_worker *w)
+{
+	struct pct_group *g = w->g;
+	unsigned int n = 0;
+	int seen;
+
+	if (w->idx == 0) {	/* folds on every add, on pct_real_nmi.cpu */
+		while (!pct_stopped(g)) {
+			percpu_counter_add_batch(g->fbc, 1, 1);
+			w->total++;
+			if (!(++n % PCT_CHUNK))
+				cond_resched();
+		}
+		return 0;
+	}
+	while (!pct_stopped(g)) {	/* one NMI at a time */
+		seen = atomic_read(&pct_real_nmi.nmis);
+		apic->send_IPI(pct_real_nmi.cpu, NMI_VECTOR);
+		w->ops++;
+		while (atomic_read(&pct_real_nmi.nmis) == seen &&
+		       !pct_stopped(g))
+			pct_wait_step(&n);
+	}
+	return 0;
+}
+
+static void pct_test_real_nmi(struct kunit *test)
+{
+	struct pct_group *g;
+	int ret, other;
+
+	pct_skip_if_bench_only(test);
+	if (ext_hotplug)
+		kunit_skip(test, "CPUs go offline under the stress job");
+	pct_real_nmi.cpu = pct_pin_runner(test);
+	other = cpumask_next(pct_real_nmi.cpu, cpu_online_mask);
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs");
+	pct_real_nmi.fbc = pct_counter(test, 0);
+	atomic_set(&pct_real_nmi.nmis, 0);
+	atomic_set(&pct_real_nmi.in_fold, 0);
+	ret = register_nmi_handler(NMI_LOCAL, pct_real_nmi_handler, 0, "pct");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	g = pct_group_alloc(test, pct_real_nmi_fn, pct_real_nmi.fbc);
+	pct_group_add(g, pct_real_nmi.cpu);
+	pct_group_add(g, other);
+	WRITE_ONCE(pct_real_nmi.active, true);
+	pct_group_start(g);
+	msleep(stress_ms);
+	pct_group_stop_wait(g);
+	/* The last NMI sent may still be on its way: claim it */
+	msleep(20);
+	WRITE_ONCE(pct_real_nmi.active, false);
+	unregister_nmi_handler(NMI_LOCAL, "pct");
+
+	kunit_info(test, "%u NMIs sent, %d taken, %d inside a fold, %lld adds\n",
+		   (unsigned int)g->w[1].ops, atomic_read(&pct_real_nmi.nmis),
+		   atomic_read(&pct_real_nmi.in_fold), g->w[0].total);
+	KUNIT_EXPECT_GT(test, atomic_read(&pct_real_nmi.nmis), 0);
+	KUNIT_EXPECT_EQ(test, percpu_counter_sum(pct_real_nmi.fbc),
+			g->w[0].total + atomic_read(&pct_real_nmi.nmis));
+}
+#else
+static void pct_test_real_nmi(struct kunit *test)
+{
+	kunit_skip(test, "NMIs are sent on x86-64 only");
+}
+#endif
+
 /*
  * A counter fed with percpu_counter_add_scaled() holds deltas up to the
  * scaled batch: compare and limited add with the default batch must still
@@ -1483,6 +1586,7 @@ static struct kunit_case pct_cases[] = {
 	KUNIT_CASE(pct_test_scaled_batch),
 	KUNIT_CASE(pct_test_scaled_margin),
 	KUNIT_CASE(pct_test_nmi_in_fold),
+	KUNIT_CASE_SLOW(pct_test_real_nmi),
 	KUNIT_CASE_SLOW(pct_test_exact),
 	KUNIT_CASE_SLOW(pct_test_sum_window),
 	KUNIT_CASE_SLOW(pct_test_set_race),
