@@ -11,8 +11,6 @@
 #include <linux/module.h>
 #include <linux/debugobjects.h>
 #include <linux/hardirq.h>
-#include <kunit/static_stub.h>
-#include <kunit/test-bug.h>
 #include <kunit/visibility.h>
 
 #ifdef CONFIG_HOTPLUG_CPU
@@ -81,25 +79,14 @@ static s64 percpu_counter_pass(struct percpu_counter *fbc)
  * fbc->folded (acquire), the count and the deltas, then fbc->folds: if it
  * saw a store of a move, it sees that move begun; if it saw a move ended,
  * it sees all of it.  So when the two agree, every move is in the pass
- * whole or not at all.  Bit 0 of fbc->folds freezes the counter: folds
- * that find it set add their amount to fbc->count alone, and the freezer
- * waits for the moves in flight, so that no delta moves while it holds
- * fbc->lock.
+ * whole or not at all.  Bit 0 of fbc->folds freezes the counter: a fold
+ * whose begin finds it set moves nothing and adds its amount to
+ * fbc->count alone; its end is counted when the counter thaws.  The
+ * freezer waits for the moves begun before, so that no delta moves while
+ * it holds fbc->lock.
  */
 #define PERCPU_COUNTER_FROZEN	1
 #define PERCPU_COUNTER_MOVE	2
-
-/* The counter whose delta this CPU moves, for a sum from an NMI */
-static DEFINE_PER_CPU(struct percpu_counter *, percpu_counter_moving);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* Where an NMI may land in a fold: a KUnit test's replacement runs here */
-void percpu_counter_fold_window(struct percpu_counter *fbc)
-{
-	KUNIT_STATIC_STUB_REDIRECT(percpu_counter_fold_window, fbc);
-}
-EXPORT_SYMBOL_IF_KUNIT(percpu_counter_fold_window);
-#endif
 
 static __always_inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
 {
@@ -113,72 +100,84 @@ static __always_inline void percpu_counter_move_end(struct percpu_counter *fbc)
 }
 
 /* Fold this CPU's delta and @amount into fbc->count; interrupts disabled */
+static __always_inline void __percpu_counter_fold(struct percpu_counter *fbc,
+						  s64 amount, bool window)
+{
+	s32 __percpu *pcount = fbc->counters;
+	s32 count;
+
+	if (unlikely(percpu_counter_move_begin(fbc))) {
+		atomic64_add(amount, &fbc->count);
+		return;
+	}
+	count = this_cpu_read(*pcount);
+	atomic64_add(count + amount, &fbc->count);
+#if IS_ENABLED(CONFIG_KUNIT)
+	if (window)
+		percpu_counter_window_fn(fbc);
+#endif
+	/* Not a reset: an NMI's add since the read stays in the delta */
+	this_cpu_sub(*pcount, count);
+	percpu_counter_move_end(fbc);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* A KUnit test's function runs where an NMI may land in a fold of its counter */
+struct percpu_counter *percpu_counter_window_fbc;
+EXPORT_SYMBOL_IF_KUNIT(percpu_counter_window_fbc);
+void (*percpu_counter_window_fn)(struct percpu_counter *fbc);
+EXPORT_SYMBOL_IF_KUNIT(percpu_counter_window_fn);
+
+static noinline void percpu_counter_fold_test(struct percpu_counter *fbc,
+					      s64 amount)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__percpu_counter_fold(fbc, amount, true);
+	local_irq_restore(flags);
+}
+#endif
+
 static __always_inline void percpu_counter_fold(struct percpu_counter *fbc,
 						s64 amount)
 {
-	struct percpu_counter *outer = this_cpu_read(percpu_counter_moving);
-	s32 count;
+	unsigned long flags;
 
-	this_cpu_write(percpu_counter_moving, fbc);
-	if (atomic_read(&fbc->folds) & PERCPU_COUNTER_FROZEN)
-		goto frozen;
-	if (unlikely(percpu_counter_move_begin(fbc))) {
-		percpu_counter_move_end(fbc);
-		goto frozen;
+#if IS_ENABLED(CONFIG_KUNIT)
+	if (unlikely(READ_ONCE(percpu_counter_window_fbc) == fbc)) {
+		percpu_counter_fold_test(fbc, amount);
+		return;
 	}
-	count = this_cpu_read(*fbc->counters);
-	atomic64_add(count + amount, &fbc->count);
-	if (IS_ENABLED(CONFIG_KUNIT) && kunit_get_current_test())
-		percpu_counter_fold_window(fbc);
-	/* Not a reset: an NMI's add since the read stays in the delta */
-	this_cpu_sub(*fbc->counters, count);
-	percpu_counter_move_end(fbc);
-	this_cpu_write(percpu_counter_moving, outer);
-	return;
-frozen:
-	atomic64_add(amount, &fbc->count);
-	this_cpu_write(percpu_counter_moving, outer);
+#endif
+	local_irq_save(flags);
+	__percpu_counter_fold(fbc, amount, false);
+	local_irq_restore(flags);
 }
 
 /* Stop the deltas from moving: fbc->lock held, interrupts disabled */
 static void percpu_counter_freeze(struct percpu_counter *fbc)
 {
-	int folded;
+	int begun = atomic_fetch_or(PERCPU_COUNTER_FROZEN, &fbc->folds);
 
-	atomic_fetch_or(PERCPU_COUNTER_FROZEN, &fbc->folds);
-	/* Wait for the moves in flight, a few instructions each */
-	for (;;) {
-		folded = atomic_read_acquire(&fbc->folded);
-		if ((atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded)
-			break;
+	/* Wait for the moves begun before, a few instructions each */
+	while (atomic_read_acquire(&fbc->folded) != begun)
 		cpu_relax();
-	}
 }
 
+/* Thaw, and count the ends of the folds that found the counter frozen */
 static void percpu_counter_thaw(struct percpu_counter *fbc)
 {
-	atomic_fetch_andnot_release(PERCPU_COUNTER_FROZEN, &fbc->folds);
+	int folded = atomic_read(&fbc->folded);
+	int folds = atomic_fetch_andnot_release(PERCPU_COUNTER_FROZEN,
+						&fbc->folds);
+
+	atomic_add_return_release((folds & ~PERCPU_COUNTER_FROZEN) - folded,
+				  &fbc->folded);
 }
 
 #define percpu_counter_count_add(fbc, amount) atomic64_add(amount, &(fbc)->count)
 #define percpu_counter_count_set(fbc, amount) atomic64_set(&(fbc)->count, amount)
-
-/* One lockless pass; false if a move overlapped it */
-static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
-{
-	int folded = atomic_read_acquire(&fbc->folded);
-
-	*sum = percpu_counter_pass(fbc);
-	/* Pairs with the fully ordered begin of a move */
-	smp_rmb();
-	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
-}
-
-/* In an NMI that interrupted a move of @fbc on this CPU */
-static inline bool percpu_counter_moving_here(struct percpu_counter *fbc)
-{
-	return this_cpu_read(percpu_counter_moving) == fbc;
-}
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
 static inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
@@ -192,13 +191,14 @@ static inline void percpu_counter_thaw(struct percpu_counter *fbc) { }
 
 static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 {
+	unsigned long flags;
 	s32 count;
 
-	raw_spin_lock(&fbc->lock);
+	raw_spin_lock_irqsave(&fbc->lock, flags);
 	count = __this_cpu_read(*fbc->counters);
 	fbc->count += count + amount;
 	__this_cpu_sub(*fbc->counters, count);
-	raw_spin_unlock(&fbc->lock);
+	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
 #define percpu_counter_count_add(fbc, amount) ((fbc)->count += (amount))
@@ -249,7 +249,6 @@ EXPORT_SYMBOL(percpu_counter_set);
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
 	s64 count;
-	unsigned long flags;
 
 	count = this_cpu_read(*fbc->counters);
 	do {
@@ -258,9 +257,7 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 			 * Note: by now we might have migrated to another CPU
 			 * or the value might have changed.
 			 */
-			local_irq_save(flags);
 			percpu_counter_fold(fbc, amount);
-			local_irq_restore(flags);
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
@@ -296,10 +293,16 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
 	unsigned long flags;
+	s32 count;
 
-	local_irq_save(flags);
-	percpu_counter_fold(fbc, 0);
-	local_irq_restore(flags);
+	/* Under the lock, where no freeze can make it move nothing */
+	raw_spin_lock_irqsave(&fbc->lock, flags);
+	percpu_counter_move_begin(fbc);
+	count = __this_cpu_read(*fbc->counters);
+	percpu_counter_count_add(fbc, count);
+	this_cpu_sub(*fbc->counters, count);
+	percpu_counter_move_end(fbc);
+	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
 
@@ -315,22 +318,12 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Two lockless passes first; if moves overlapped both, one pass under
- * fbc->lock with the counter frozen.  From an NMI that interrupted a move
- * on its own CPU, no pass can be exact and the freeze would never end:
- * the last pass is returned (6.12 deadlocked there).
+ * Frozen, no delta moves while the pass reads them.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
-
-#ifdef PERCPU_COUNTER_LOCKLESS
-	if (percpu_counter_try_sum(fbc, &ret) ||
-	    percpu_counter_try_sum(fbc, &ret) ||
-	    unlikely(percpu_counter_moving_here(fbc)))
-		return ret;
-#endif
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	percpu_counter_freeze(fbc);
@@ -368,7 +361,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 		atomic_set(&fbc[i].folds, 0);
 		atomic_set(&fbc[i].folded, 0);
 #endif
-		fbc[i].batch_max = 0;
 		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
@@ -449,17 +441,6 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
-}
-
-/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -469,7 +450,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -513,7 +494,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */

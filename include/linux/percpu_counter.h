@@ -35,7 +35,6 @@ struct percpu_counter {
 	atomic_t folds;		/* moves of a delta begun; bit 0: frozen */
 	atomic_t folded;	/* moves ended */
 #endif
-	s32 batch_max;		/* largest batch of percpu_counter_add_scaled() */
 #ifdef PERCPU_COUNTER_LOCKLESS
 	atomic64_t count;
 #else
@@ -49,8 +48,11 @@ struct percpu_counter {
 
 extern int percpu_counter_batch;
 
-/* For KUnit tests: where an NMI may land in a lockless fold */
-void percpu_counter_fold_window(struct percpu_counter *fbc);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit tests: @fn runs where an NMI may land in a fold of @fbc */
+extern struct percpu_counter *percpu_counter_window_fbc;
+extern void (*percpu_counter_window_fn)(struct percpu_counter *fbc);
+#endif
 
 int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
@@ -122,19 +124,6 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/**
- * percpu_counter_sum - exact value of a percpu_counter
- * @fbc: the counter
- *
- * Counts every add that completed before the call once.  Interrupts are
- * disabled only if moves of the deltas keep overlapping its lockless
- * passes: then for one wait for the counter's lock and one pass over the
- * CPUs.  From NMI it takes that lock as it always did, unless the NMI
- * interrupted a fold of @fbc on its CPU: it then returns its last pass,
- * off by the deltas of the folds in flight (6.12 deadlocked there).
- *
- * Return: the sum, which may be negative.
- */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
@@ -145,7 +134,8 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 #ifdef PERCPU_COUNTER_LOCKLESS
 	return atomic64_read(&fbc->count);
 #else
-	return fbc->count;
+	/* Prevent reloads of fbc->count */
+	return READ_ONCE(fbc->count);
 #endif
 }
 
@@ -156,12 +146,7 @@ static inline s64 percpu_counter_read(struct percpu_counter *fbc)
  */
 static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	s64 ret = atomic64_read(&fbc->count);
-#else
-	/* Prevent reloads of fbc->count */
-	s64 ret = READ_ONCE(fbc->count);
-#endif
+	s64 ret = percpu_counter_read(fbc);
 
 	if (ret >= 0)
 		return ret;
@@ -171,28 +156,6 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
-}
-
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for nanoseconds)
- *
- * Return: percpu_counter_batch * @unit, capped at INT_MAX: about as many
- * updates per fold as percpu_counter_batch gives updates of 1.
- */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return min_t(s64, (s64)READ_ONCE(percpu_counter_batch) * unit, INT_MAX);
-}
-
-/* The margins of compare and limited add must cover a larger batch */
-static inline void percpu_counter_note_batch(struct percpu_counter *fbc,
-					     s32 batch)
-{
-	s32 old = READ_ONCE(fbc->batch_max);
-
-	while (unlikely(batch > old) && !try_cmpxchg(&fbc->batch_max, &old, batch))
-		;
 }
 
 #else /* !CONFIG_SMP */
@@ -326,36 +289,7 @@ static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
 
-/* On UP every add goes straight to the count */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
-
-static inline void percpu_counter_note_batch(struct percpu_counter *fbc,
-					     s32 batch)
-{
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * percpu_counter_read() then deviates by up to that batch per CPU;
- * __percpu_counter_compare() and __percpu_counter_limited_add() widen their
- * margins to it, whatever batch they are given.
- */
-static inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	s32 batch = percpu_counter_scaled_batch(unit);
-
-	percpu_counter_note_batch(fbc, batch);
-	percpu_counter_add_batch(fbc, amount, batch);
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
