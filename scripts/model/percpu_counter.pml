@@ -1,13 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SPIN model of lib/percpu_counter.c's lock-free folds (64-bit).
+ * SPIN model of lib/percpu_counter.c's lock-free folds (64-bit,
+ * PERCPU_COUNTER_LOCKLESS).
  *
  * G is fbc->count, P[] the per-CPU deltas, folds (bit 0 FROZEN, +2 per
  * move begun) and folded (+2 per move ended) the move counters, lock
- * fbc->lock, rec[] percpu_counter_moving.  A task runs on each CPU; an
- * NMI may interrupt CPU 0's task at any step, and runs to completion
- * before that task goes on (nmi[0] and "provided").  Interleaving is
- * sequentially consistent.
+ * fbc->lock.  A task runs on each CPU; an NMI may interrupt CPU 0's task
+ * at any step, and runs to completion before that task goes on (nmi[0]
+ * and "provided").  Interleaving is sequentially consistent; each atomic
+ * op, the fast path's local cmpxchg and the fold's this_cpu_sub() are one
+ * step each.
+ *
+ * The protocol, as the code:
+ *  fold     v = atomic_add_return(2, &folds); if v & FROZEN: G += a and
+ *           return (a backoff: its end is counted at the thaw); else
+ *           c = P; G += c + a; P -= c (not a reset: an NMI's add in
+ *           between stays); folded += 2.  No plain pre-check of FROZEN.
+ *  freeze   under fbc->lock: begun = atomic_fetch_or(FROZEN, &folds),
+ *           then wait for folded == begun (the moves begun before end)
+ *  thaw     f = folded; v = atomic_fetch_andnot(FROZEN, &folds);
+ *           folded += (v & ~FROZEN) - f: the ends of the folds that
+ *           backed off while frozen (a real move begun after the andnot
+ *           adds its own +2)
+ *  sum      two lockless passes (folded, G, P[], then folds: kept when
+ *           (folds & ~FROZEN) == folded); an NMI then returns the last
+ *           pass and never locks; else lock, freeze, a pass, thaw, unlock
+ *  set      lock, freeze, one move (folds += 2, P[] = 0, G = val,
+ *           folded += 2), thaw, unlock
+ *  sync     lock, one move of this CPU's delta (folds += 2, c = P,
+ *           G += c, P -= c, folded += 2), unlock: under the lock no freeze
+ *           is in progress, so the move always happens
+ *  cpu_dead lock, one move of the dead CPU's delta, unlock
+ *  limited  slow path: lock, freeze, a pass, thaw, add if it fits, unlock
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
  *  1  adds that fold, an NMI's add nested in a fold (on the fast path or
@@ -15,30 +39,44 @@
  *  2  set() racing with folds in flight and with its freeze
  *  3  slow-path limited adds racing with each other
  *  4  cpu_dead() under a sum; an NMI's sum nested in a fold must return
- *  5  not in check-model.sh: an NMI's sum on a CPU whose task holds
- *     fbc->lock in the frozen pass deadlocks (invalid end state), as any
- *     NMI sum on a lock holder did in 6.12; -DNMI_REC_UNDER_LOCK (rec set
- *     around the locked pass) shows what would avoid it
+ *  5  an NMI's sum on a CPU whose task holds fbc->lock in the frozen pass
+ *     (6.12 deadlocked there): it returns after two failed passes
+ *  6  sync() after a fold on CPU 0, with an NMI's add on CPU 0 anywhere,
+ *     racing with CPU 1's sum (the fold can fail both its passes, so the
+ *     sync meets the freeze); with 3 CPUs a fold on CPU 2 too
+ *  7  an NMI's add (fast path or folding, either) while CPU 0's task is in
+ *     a freeze (a sum whose passes failed: lock held, frozen pass) or
+ *     while CPU 1 is in one; with 3 CPUs a fold on CPU 2 too
+ *  8  slow-path limited adds racing with folds on CPU 1
  *
  * Asserted: a sum returns the adds completed at its call plus a subset of
  * those begun by its return (adds are numbered, ghost bitmasks gstart and
- * gdone; "allowed"); an NMI's nested sum only returns.  At the end
- * G + sum(P) is exactly the adds done ("s == base"); after set(), its
- * value plus a subset of the adds racing with it.  Slow-path limited adds
- * never together exceed the limit ("s <= LIMIT").  Lock and freeze waits
- * are blocking guards, so a wait that can last forever is an invalid end
- * state, which the safety search (-DSAFETY) reports.  The freeze's loop
- * is the guard (folds & ~FROZEN) == folded: folds only grows and never
- * runs behind folded, so the loop's two reads exit exactly when it holds.
- * A stream of adds that starves the freeze is outside a finite model.
+ * gdone; "allowed"); so does a limited add's frozen pass, counting the
+ * limited adds before it (glimit); an NMI's nested sum only returns.
+ * When sync() returns, its CPU's delta holds only the fast path adds done
+ * on that CPU since sync's read of it ("P[c] == v").  At the end G + sum(P)
+ * is exactly the adds done ("s == base"); after set(), its value plus a
+ * subset of the adds racing with it; and folded == folds: no move in
+ * flight, every backoff's end counted by a thaw.  Slow-path limited adds never
+ * together exceed the limit ("s <= LIMIT"; the other adds racing with them
+ * are negative).  Lock and freeze waits are blocking guards, so a wait
+ * that can last forever is an invalid end state, which the safety search
+ * (-DSAFETY) reports.  The freeze's loop is the guard folded == begun:
+ * folded only grows, so the loop exits exactly when it holds, if ever.  A
+ * stream of adds that starves the freeze is outside a finite model.
+ * Not modelled: weak memory orders; limited_add's fast path and rough
+ * checks (it always sums frozen); a fast path add's local cmpxchg is
+ * atomic here against set()'s remote reset too, so the race that the code
+ * documents there (the add may undo the reset) is not explored.
  *
  * Planted bugs, -DMUTANT_x (scripts/mutants/ patch: macro, scenario):
  *  sum-misses-folds.patch             SUM_MISSES_FOLDS             1, 4
- *  fold-resets-delta.patch            FOLD_RESETS_DELTA            1
- *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3
+ *  fold-resets-delta.patch            FOLD_RESETS_DELTA            1, 6
+ *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3, 8
  *  limited-add-unlocked-update.patch  LIMITED_ADD_UNLOCKED_UPDATE  3
- *  freeze-no-wait.patch               FREEZE_NO_WAIT               1, 2
- *  (sum-locked-skips-cpu1.patch)      SUM_FROZEN_SKIPS_CPU1        1, 3
+ *  freeze-no-wait.patch               FREEZE_NO_WAIT               1, 2, 7, 8
+ *  (sum-locked-skips-cpu1)            SUM_FROZEN_SKIPS_CPU1        1, 7
+ *  (sync done as a fold, unlocked)    SYNC_AS_FOLD                 6
  */
 
 #ifndef NCPU
@@ -49,14 +87,13 @@
 #endif
 #define B	3
 #define FROZEN	1
-#define NADD	5
+#define NADD	6
 
 short G;
 short P[NCPU];
 byte folds;
 byte folded;
 bit lock;
-bit rec[NCPU];
 bit nmi[NCPU];
 
 /* Ghost: add i adds amt[i]; bit i of gstart/gdone once begun/completed */
@@ -111,48 +148,45 @@ inline check(s, base, lo)
 	}
 }
 
+/* fbc->lock held */
 inline freeze()
 {
-	folds = folds | FROZEN;
+	d_step { begun = folds; folds = folds | FROZEN }
 #ifndef MUTANT_FREEZE_NO_WAIT
-	(folds & ~FROZEN) == folded
+	folded == begun;
 #endif
+	begun = 0
 }
 
-inline thaw() { folds = folds & ~FROZEN }
-
-/* Frozen: leave the deltas alone, add straight to G */
-inline frozen_add(c, a, id)
+inline thaw()
 {
-	d_step { G = G + a; rec[c] = outer; gdone = gdone | BIT(id); outer = 0 }
+	fd = folded;
+	d_step { v = folds; folds = folds & ~FROZEN }
+	d_step { folded = folded + (v & ~FROZEN) - fd; v = 0; fd = 0 }
 }
 
+/* sync()'s move of CPU @c's delta, read into cnt (this_cpu_sub: an NMI's add since the read stays) */
+inline move(c)
+{
+	G = G + cnt;
+	P[c] = P[c] - cnt
+}
+
+/* Begun frozen, a fold backs off: the amount to G alone, its end counted at the thaw */
 inline fold(c, a, id)
 {
-	d_step { outer = rec[c]; rec[c] = 1 }
+	d_step { folds = folds + 2; v = folds & FROZEN }
 	if
-	:: folds & FROZEN -> frozen_add(c, a, id)
+	:: v -> d_step { G = G + a; gdone = gdone | BIT(id); v = 0 }
 	:: else ->
-		d_step { folds = folds + 2; v = folds }
-		if
-		:: v & FROZEN ->
-			d_step { folded = folded + 2; v = 0 }
-			frozen_add(c, a, id)
-		:: else ->
-			d_step { cnt = P[c]; v = 0 }
-			G = G + cnt + a;
+		d_step { cnt = P[c]; v = 0 };
+		G = G + cnt + a;
 #ifdef MUTANT_FOLD_RESETS_DELTA
-			P[c] = 0;
+		P[c] = 0;
 #else
-			P[c] = P[c] - cnt;
+		P[c] = P[c] - cnt;	/* an NMI's add since the read stays */
 #endif
-			d_step {
-				folded = folded + 2;
-				rec[c] = outer;
-				gdone = gdone | BIT(id);
-				outer = 0; cnt = 0
-			}
-		fi
+		d_step { folded = folded + 2; gdone = gdone | BIT(id); cnt = 0 }
 	fi
 }
 
@@ -174,6 +208,38 @@ inline add(c, a, id)
 	:: ok -> ok = 0
 	:: else -> fold(c, a, id)
 	fi
+}
+
+/*
+ * percpu_counter_sync() on CPU @c: its delta moves into G even while
+ * another CPU has the counter frozen.  When it returns, the delta holds
+ * only the adds in @fast (on the fast path on CPU @c) done since its read.
+ */
+inline sync(c, fast)
+{
+#ifdef MUTANT_SYNC_AS_FOLD
+	/* The review's bug: a fold of 0, unlocked, moving nothing if frozen */
+	d_step { folds = folds + 2; v = folds & FROZEN; lo = gdone }
+	if
+	:: v -> v = 0
+	:: else ->
+		d_step { cnt = P[c]; lo = gdone };
+		move(c);
+		folded = folded + 2
+	fi;
+#else
+	lock_acquire();
+	folds = folds + 2;
+	d_step { cnt = P[c]; lo = gdone };
+	move(c);
+	folded = folded + 2;
+	lock_release();
+#endif
+	d_step {
+		value(gdone & ~lo & fast, v);
+		assert(P[c] == v);
+		v = 0; j = 0; cnt = 0; lo = 0
+	}
 }
 
 /* One lockless pass: @s, @ok */
@@ -220,9 +286,18 @@ inline sum_frozen(s)
 	i = 0
 }
 
+inline sum_locked(s)
+{
+	lock_acquire();
+	freeze();
+	sum_frozen(s);
+	thaw();
+	lock_release()
+}
+
 /*
- * sum() on CPU @c into @s; @exact: 0 when an NMI found its CPU in a move
- * and returned the last pass.  @lo: the adds completed at the call.
+ * sum() on CPU @c into @s; @exact: 0 when an NMI's two passes failed and
+ * it returned the last one.  @lo: the adds completed at the call.
  */
 inline sum(c, in_nmi, s, exact)
 {
@@ -237,20 +312,8 @@ inline sum(c, in_nmi, s, exact)
 		:: ok -> ok = 0
 		:: else ->
 			if
-			:: in_nmi && rec[c] -> exact = 0
-			:: else ->
-#ifdef NMI_REC_UNDER_LOCK
-				d_step { outer = rec[c]; rec[c] = 1 };
-#endif
-				lock_acquire();
-				freeze();
-				sum_frozen(s);
-				thaw();
-				lock_release();
-#ifdef NMI_REC_UNDER_LOCK
-				d_step { rec[c] = outer; outer = 0 };
-#endif
-				skip
+			:: in_nmi -> exact = 0
+			:: else -> sum_locked(s)
 			fi
 		fi
 	fi;
@@ -259,7 +322,21 @@ inline sum(c, in_nmi, s, exact)
 		d_step { value(lo, base) };
 		check(s, base, lo)
 	:: else
-	fi
+	fi;
+	lo = 0; exact = 0
+}
+
+/*
+ * A sum whose two lockless passes failed (moves on CPUs outside the model
+ * overlapped them): the locked pass, with what sum() asserts.
+ */
+inline slow_sum(s)
+{
+	lo = gdone;
+	sum_locked(s);
+	d_step { value(lo, base) };
+	check(s, base, lo);
+	lo = 0
 }
 
 inline set(val)
@@ -284,6 +361,7 @@ inline set(val)
 inline limited_add(a, lim)
 {
 	lock_acquire();
+	lo = gdone;
 	freeze();
 #ifdef MUTANT_LIMITED_ADD_ROUGH
 	s = G;
@@ -291,6 +369,8 @@ inline limited_add(a, lim)
 	sum_frozen(s);
 #endif
 	thaw();
+	d_step { value(lo, base) };
+	check(s, base + glimit, lo);
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
 	lock_release();
 	lock_acquire();
@@ -299,7 +379,8 @@ inline limited_add(a, lim)
 	:: s + a <= lim -> d_step { G = G + a; glimit = glimit + a; s = 0 }
 	:: else -> s = 0
 	fi;
-	lock_release()
+	lock_release();
+	lo = 0
 }
 
 /* Run by a live CPU after @dead stopped */
@@ -313,8 +394,8 @@ inline cpu_dead(dead)
 	lock_release()
 }
 
-#define LOCALS	bit ok, outer, exact, allowed; byte i, j, d, m, hi, lo, v; \
-		short s, cnt, base
+#define LOCALS	bit ok, exact, allowed; byte i, j, d, m, hi, lo, begun, fd; \
+		short s, cnt, base, a, v
 
 /* What the task on CPU c and its NMI run, per scenario */
 #if SCENARIO == 1
@@ -340,6 +421,21 @@ inline cpu_dead(dead)
 #define TASK0	sum(0, 0, s, exact)
 #define NMI0	sum(0, 1, s, exact)
 #define TASK1	add(1, 1, 1); add(1, 2, 2)
+#elif SCENARIO == 6
+#define TASK0	add(0, 2, 2); sync(0, BIT(3))
+#define NMI0	add(0, 1, 3)	/* on the fast path, wherever it lands */
+#define TASK1	sum(1, 0, s, exact)
+#define TASK2	add(2, 2, 4)
+#elif SCENARIO == 7
+#define TASK0	slow_sum(s)
+#define NMI0	if :: a = 1 :: a = 2 fi; add(0, a, 3)
+#define TASK1	slow_sum(s)
+#define TASK2	add(2, 2, 4)
+#elif SCENARIO == 8
+#define LIMIT	(NCPU + 1)
+#define TASK0	limited_add(2, LIMIT)
+#define TASK1	add(1, -5, 3); add(1, -3, 4)	/* both fold */
+#define TASK2	limited_add(1, LIMIT)
 #endif
 
 #ifdef TASK0
@@ -366,11 +462,17 @@ init {
 #elif SCENARIO == 2
 		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
 		gstart = BIT(0) | BIT(1); gdone = gstart;
-#elif SCENARIO == 3
-		P[0] = 1; P[1] = 2;
+#elif SCENARIO == 3 || SCENARIO == 8
+		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
+		gstart = BIT(0) | BIT(1); gdone = gstart;
+#elif SCENARIO == 5
+		P[0] = 1; amt[0] = 1; gstart = BIT(0); gdone = BIT(0);
+#elif SCENARIO == 6 || SCENARIO == 7
+		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
+		gstart = BIT(0) | BIT(1); gdone = gstart;
 #endif
-#if NCPU > 2 && (SCENARIO == 2 || SCENARIO == 3)
-		P[2] = 1;
+#if NCPU > 2 && SCENARIO != 1 && SCENARIO != 4 && SCENARIO != 5
+		P[2] = 1; amt[5] = 1; gstart = gstart | BIT(5); gdone = gstart;
 #endif
 	}
 	atomic {
@@ -397,13 +499,14 @@ init {
 	od;
 	s = s + G;
 	assert(gdone == gstart);
-#if SCENARIO == 2
-	check(s, 10, BIT(0) | BIT(1));
-#elif SCENARIO == 3
-	assert(s <= LIMIT);
-	assert(s == NCPU + 1 + glimit);
-#else
+	assert(folded == folds);
 	d_step { value(gdone, base) };
+#if SCENARIO == 2
+	check(s, 10, BIT(0) | BIT(1) | BIT(5));
+#elif SCENARIO == 3 || SCENARIO == 8
+	assert(s <= LIMIT);
+	assert(s == base + glimit)
+#else
 	assert(s == base)
 #endif
 }
