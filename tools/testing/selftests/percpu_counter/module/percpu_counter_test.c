@@ -1426,11 +1426,13 @@ static int pct_nmi_handler(unsigned int cmd, struct pt_regs *regs)
  */
 static void pct_nmi_window(struct percpu_counter *fbc)
 {
-	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	u64 end;
 
+	/* No clock read before this: ktime_get() is not for NMIs */
 	if (in_nmi() || pct_nmi.fired)
 		return;
 	WRITE_ONCE(pct_nmi.fired, true);
+	end = ktime_get_ns() + NSEC_PER_SEC;
 #ifdef CONFIG_X86_64
 	apic->send_IPI_self(NMI_VECTOR);
 	while (!atomic_read(&pct_nmi.done) && ktime_get_ns() < end)
