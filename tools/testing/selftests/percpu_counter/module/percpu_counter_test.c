@@ -1552,7 +1552,7 @@ static void pct_test_real_nmi(struct kunit *test)
 
 	pct_skip_if_bench_only(test);
 	if (ext_hotplug)
-		kunit_skip(test, "CPUs go offline under the stress job");
+		kunit_skip(test, "not under CPU hotplug: NMIs go to one CPU");
 	pct_real_nmi.cpu = pct_pin_runner(test);
 	other = cpumask_next(pct_real_nmi.cpu, cpu_online_mask);
 	if (other >= nr_cpu_ids)
