@@ -124,6 +124,19 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
+/**
+ * percpu_counter_sum - exact value of a percpu_counter
+ * @fbc: the counter
+ *
+ * Counts every add that completed before the call once.  Interrupts are
+ * disabled only if moves of the deltas keep overlapping its lockless
+ * passes: then for one wait for the counter's lock and one pass over the
+ * CPUs.  From NMI it never locks (6.12's deadlocked if the NMI had
+ * interrupted a holder): it then returns its last pass, off by at most
+ * the deltas of the folds in flight, each below its batch.
+ *
+ * Return: the sum, which may be negative.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
