@@ -63,7 +63,7 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$sum" ] || [ ! -f "$out/.config"
 			 END { for (i = 0; i < n; i++) print v[order[i]] }' |
 		while IFS= read -r want; do
 			opt=${want%%=*}
-			echo "$other" | grep -qx "$opt" && continue
+			grep -qx "$opt" <<<"$other" && continue
 			have=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)
 			case $want in
 			*=n) [ -z "$have" ] || [ "$have" = "# $opt is not set" ] || echo "$want" ;;

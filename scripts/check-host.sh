@@ -118,7 +118,7 @@ bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 			cat "$TOP"/tools/testing/selftests/*/"${c%%:*}.c" 2>/dev/null |
 			grep -Eq "CG_TEST\(${c#*:}\)|\"${c#*:}\\\\n\"" ||
 				echo "no kselftest case $c: ${m#"$TOP"/}" ;;
-		*) echo "$kcases" | grep -qx "$c" ||
+		*) grep -qx "$c" <<<"$kcases" ||
 			echo "no KUnit case $c: ${m#"$TOP"/}" ;;
 		esac
 	done

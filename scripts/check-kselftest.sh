@@ -70,18 +70,18 @@ for t in $SELFTESTS; do
 	for c in "$ksft/$t"/test_*.c; do
 		[ -f "$c" ] || continue
 		p=$(basename "$c" .c)
-		echo "$expected" | grep -qFx "$t:$p" ||
+		grep -qFx "$t:$p" <<<"$expected" ||
 			bad="$bad
 $t/$p.c is not a test of $t/Makefile"
 	done
 	if [ -f "$ksft/$t/settings" ] &&
-	   ! echo "$contents" | grep -qE "^-.* \./$t/settings\$"; then
+	   ! grep -qE "^-.* \./$t/settings\$" <<<"$contents"; then
 		bad="$bad
 no $t/settings in the tarball"
 	fi
 done
 for e in $expected; do
-	echo "$contents" | grep -qE "^-..x.* \./${e%%:*}/${e#*:}\$" ||
+	grep -qE "^-..x.* \./${e%%:*}/${e#*:}\$" <<<"$contents" ||
 		bad="$bad
 no executable ${e%%:*}/${e#*:} in the tarball"
 done

@@ -94,7 +94,7 @@ rm -rf "$stage"
 mkdir -p "$stage"
 (cd "$TOP" && owned_files | cpio -pdm --quiet "$stage")
 for path in $(patched_files); do
-	owned_files | grep -qx "$path" &&
+	grep -qx "$path" <<<"$(owned_files)" &&
 		die "patches/ edits $path, which the series owns: change the file itself"
 done
 seed_pristine "$stage" $(patched_files)
