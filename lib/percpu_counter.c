@@ -176,18 +176,16 @@ static void percpu_counter_thaw(struct percpu_counter *fbc)
 				  &fbc->folded);
 }
 
-#define percpu_counter_count_add(fbc, amount) atomic64_add(amount, &(fbc)->count)
-#define percpu_counter_count_set(fbc, amount) atomic64_set(&(fbc)->count, amount)
-
-/* One lockless pass; false if a move overlapped it */
-static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+static inline void percpu_counter_count_add(struct percpu_counter *fbc,
+					    s64 amount)
 {
-	int folded = atomic_read_acquire(&fbc->folded);
+	atomic64_add(amount, &fbc->count);
+}
 
-	*sum = percpu_counter_pass(fbc);
-	/* Pairs with the fully ordered begin of a move */
-	smp_rmb();
-	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
+static inline void percpu_counter_count_set(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	atomic64_set(&fbc->count, amount);
 }
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
@@ -200,21 +198,44 @@ static inline void percpu_counter_move_end(struct percpu_counter *fbc) { }
 static inline void percpu_counter_freeze(struct percpu_counter *fbc) { }
 static inline void percpu_counter_thaw(struct percpu_counter *fbc) { }
 
+static inline void percpu_counter_count_add(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	fbc->count += amount;
+}
+
+static inline void percpu_counter_count_set(struct percpu_counter *fbc,
+					    s64 amount)
+{
+	fbc->count = amount;
+}
+#endif	/* PERCPU_COUNTER_LOCKLESS */
+
+/*
+ * Move this CPU's delta and @amount into fbc->count: fbc->lock held, where
+ * no freeze can make the move back off; interrupts disabled
+ */
+static void percpu_counter_move_locked(struct percpu_counter *fbc, s64 amount)
+{
+	s32 count;
+
+	percpu_counter_move_begin(fbc);
+	count = __this_cpu_read(*fbc->counters);
+	percpu_counter_count_add(fbc, count + amount);
+	this_cpu_sub(*fbc->counters, count);
+	percpu_counter_move_end(fbc);
+}
+
+#ifndef PERCPU_COUNTER_LOCKLESS
 static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 {
 	unsigned long flags;
-	s32 count;
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	count = __this_cpu_read(*fbc->counters);
-	fbc->count += count + amount;
-	__this_cpu_sub(*fbc->counters, count);
+	percpu_counter_move_locked(fbc, amount);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
-
-#define percpu_counter_count_add(fbc, amount) ((fbc)->count += (amount))
-#define percpu_counter_count_set(fbc, amount) ((fbc)->count = (amount))
-#endif	/* PERCPU_COUNTER_LOCKLESS */
+#endif
 
 /*
  * Set the counter to @amount.  As before, a fast path add racing with the
@@ -304,15 +325,9 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
 	unsigned long flags;
-	s32 count;
 
-	/* Under the lock, where no freeze can make it move nothing */
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	percpu_counter_move_begin(fbc);
-	count = __this_cpu_read(*fbc->counters);
-	percpu_counter_count_add(fbc, count);
-	this_cpu_sub(*fbc->counters, count);
-	percpu_counter_move_end(fbc);
+	percpu_counter_move_locked(fbc, 0);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
@@ -329,22 +344,12 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Two lockless passes first; if moves overlapped both, one pass under
- * fbc->lock with the counter frozen.  Not from NMI: a fold it interrupted
- * would never end, nor would a lock its CPU holds come (6.12 deadlocked
- * there); an NMI gets the last pass.
+ * Frozen, no delta moves while the pass reads them.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
-
-#ifdef PERCPU_COUNTER_LOCKLESS
-	if (percpu_counter_try_sum(fbc, &ret) ||
-	    percpu_counter_try_sum(fbc, &ret) ||
-	    unlikely(in_nmi()))
-		return ret;
-#endif
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	percpu_counter_freeze(fbc);
@@ -382,7 +387,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 		atomic_set(&fbc[i].folds, 0);
 		atomic_set(&fbc[i].folded, 0);
 #endif
-		fbc[i].batch_max = 0;
 		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
@@ -463,17 +467,6 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
-}
-
-/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -483,7 +476,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -527,7 +520,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */
@@ -570,7 +563,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		good = true;
 	}
 
-	percpu_counter_count_add(fbc, amount);
+	percpu_counter_move_locked(fbc, amount);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
