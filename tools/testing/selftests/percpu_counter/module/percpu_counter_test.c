@@ -1076,9 +1076,10 @@ static void pct_test_limited_add(struct kunit *test)
 	struct percpu_counter *fbc;
 	s64 exact, limit, lower, big;
 	const s32 b = PCT_TEST_BATCH;
+	int cpu, i;
 
 	pct_skip_if_bench_only(test);
-	pct_pin_runner(test);
+	cpu = pct_pin_runner(test);
 	fbc = pct_counter(test, 0);
 	/* Pending deltas, so that only an exact sum can decide */
 	pct_fill(test, fbc, b - 1, b);
@@ -1115,6 +1116,19 @@ static void pct_test_limited_add(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test,
 			   __percpu_counter_limited_add(fbc, exact + big, 1, b));
 	KUNIT_EXPECT_EQ(test, percpu_counter_sum(fbc), exact + big);
+
+	/*
+	 * Far from the limit, the add that finds this CPU's delta full takes
+	 * the slow path and moves the delta too, as in 6.12; one that left it
+	 * full would send every later add of this CPU to fbc->lock.
+	 */
+	fbc = pct_counter(test, 0);
+	for (i = 0; i <= b; i++)
+		KUNIT_EXPECT_TRUE(test, __percpu_counter_limited_add(fbc,
+						S64_MAX / 2, 1, b));
+	KUNIT_EXPECT_EQ_MSG(test, *per_cpu_ptr(fbc->counters, cpu), 0,
+			    "the slow path left the delta of CPU %d full", cpu);
+	KUNIT_EXPECT_EQ(test, percpu_counter_read(fbc), b + 1);
 }
 
 /*
@@ -1305,7 +1319,8 @@ static void pct_test_scaled_batch(struct kunit *test)
 	b = READ_ONCE(percpu_counter_batch);
 
 	KUNIT_EXPECT_EQ(test, percpu_counter_scaled_batch(1), b);
-	KUNIT_EXPECT_EQ(test, percpu_counter_scaled_batch(0), 0);
+	/* Never below the default: a smaller batch would fold more often */
+	KUNIT_EXPECT_EQ(test, percpu_counter_scaled_batch(0), b);
 	KUNIT_EXPECT_EQ(test, percpu_counter_scaled_batch(U32_MAX), INT_MAX);
 	unit = INT_MAX / b;
 	KUNIT_EXPECT_EQ(test, (s64)percpu_counter_scaled_batch(unit),
