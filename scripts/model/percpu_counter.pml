@@ -31,7 +31,8 @@
  *           G += c, P -= c, folded += 2), unlock: under the lock no freeze
  *           is in progress, so the move always happens
  *  cpu_dead lock, one move of the dead CPU's delta, unlock
- *  limited  slow path: lock, freeze, a pass, thaw, add if it fits, unlock
+ *  limited  slow path: lock, freeze, a pass, thaw; if it fits, one move of
+ *           this CPU's delta with the amount (as sync); unlock
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
  *  1  adds that fold, an NMI's add nested in a fold (on the fast path or
@@ -355,10 +356,11 @@ inline set(val)
 }
 
 /*
- * Slow path of __percpu_counter_limited_add(), @a > 0, deciding on the
- * exact sum; as the code, it thaws before its update, under fbc->lock.
+ * Slow path of __percpu_counter_limited_add() on CPU @c, @a > 0, deciding
+ * on the exact sum; as the code, it thaws before its update, under
+ * fbc->lock, which moves the CPU's delta too.
  */
-inline limited_add(a, lim)
+inline limited_add(c, a, lim)
 {
 	lock_acquire();
 	lo = gdone;
@@ -376,7 +378,12 @@ inline limited_add(a, lim)
 	lock_acquire();
 #endif
 	if
-	:: s + a <= lim -> d_step { G = G + a; glimit = glimit + a; s = 0 }
+	:: s + a <= lim ->
+		folds = folds + 2;
+		d_step { cnt = P[c]; s = 0 };
+		d_step { G = G + cnt + a; glimit = glimit + a };
+		P[c] = P[c] - cnt;
+		d_step { folded = folded + 2; cnt = 0 }
 	:: else -> s = 0
 	fi;
 	lock_release();
@@ -409,9 +416,9 @@ inline cpu_dead(dead)
 #define TASK2	add(2, 2, 3)
 #elif SCENARIO == 3
 #define LIMIT	(NCPU + 3)
-#define TASK0	limited_add(2, LIMIT)
-#define TASK1	limited_add(2, LIMIT)
-#define TASK2	limited_add(2, LIMIT)
+#define TASK0	limited_add(0, 2, LIMIT)
+#define TASK1	limited_add(1, 2, LIMIT)
+#define TASK2	limited_add(2, 2, LIMIT)
 #elif SCENARIO == 4
 #define TASK0	add(0, 2, 1); add(0, 1, 2)
 #define NMI0	sum(0, 1, s, exact)
@@ -433,9 +440,9 @@ inline cpu_dead(dead)
 #define TASK2	add(2, 2, 4)
 #elif SCENARIO == 8
 #define LIMIT	(NCPU + 1)
-#define TASK0	limited_add(2, LIMIT)
+#define TASK0	limited_add(0, 2, LIMIT)
 #define TASK1	add(1, -5, 3); add(1, -3, 4)	/* both fold */
-#define TASK2	limited_add(1, LIMIT)
+#define TASK2	limited_add(2, 1, LIMIT)
 #endif
 
 #ifdef TASK0
