@@ -1124,8 +1124,9 @@ static void pct_test_limited_add(struct kunit *test)
 	 */
 	fbc = pct_counter(test, 0);
 	for (i = 0; i <= b; i++)
-		KUNIT_EXPECT_TRUE(test, __percpu_counter_limited_add(fbc,
-						S64_MAX / 2, 1, b));
+		KUNIT_EXPECT_TRUE(test,
+				  __percpu_counter_limited_add(fbc, S64_MAX / 2,
+							       1, b));
 	KUNIT_EXPECT_EQ_MSG(test, *per_cpu_ptr(fbc->counters, cpu), 0,
 			    "the slow path left the delta of CPU %d full", cpu);
 	KUNIT_EXPECT_EQ(test, percpu_counter_read(fbc), b + 1);
