@@ -9,5 +9,6 @@
 		     __x > __y ? __x : __y; })
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))
+#define clamp_t(type, v, lo, hi)	min_t(type, max_t(type, v, lo), hi)
 
 #endif
