@@ -180,7 +180,7 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
  * INT_MAX: about as many updates per fold as percpu_counter_batch gives
  * updates of 1.
  */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
+static __always_inline s32 percpu_counter_scaled_batch(u32 unit)
 {
 	s32 batch = READ_ONCE(percpu_counter_batch);
 
@@ -188,8 +188,8 @@ static inline s32 percpu_counter_scaled_batch(u32 unit)
 }
 
 /* The margins of compare and limited add must cover a larger batch */
-static inline void __percpu_counter_note_batch(struct percpu_counter *fbc,
-					       s32 batch)
+static __always_inline void
+__percpu_counter_note_batch(struct percpu_counter *fbc, s32 batch)
 {
 	s32 old = READ_ONCE(fbc->batch_max);
 
@@ -350,7 +350,7 @@ static inline void __percpu_counter_note_batch(struct percpu_counter *fbc,
  * __percpu_counter_compare() and __percpu_counter_limited_add() widen their
  * margins to it, whatever batch they are given.
  */
-static inline void
+static __always_inline void
 percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
 {
 	s32 batch = percpu_counter_scaled_batch(unit);
