@@ -31,8 +31,9 @@
  *           G += c, P -= c, folded += 2), unlock: under the lock no freeze
  *           is in progress, so the move always happens
  *  cpu_dead lock, one move of the dead CPU's delta, unlock
- *  limited  slow path: lock, freeze, a pass, thaw; if it fits, one move of
- *           this CPU's delta with the amount (as sync); unlock
+ *  limited  slow path: lock, a lockless pass (frozen if a move overlapped
+ *           it); if the amount fits the limit: into this CPU's delta if it
+ *           fits there, else one move of that delta with it; unlock
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
  *  1  adds that fold, an NMI's add nested in a fold (on the fast path or
@@ -66,7 +67,7 @@
  * folded only grows, so the loop exits exactly when it holds, if ever.  A
  * stream of adds that starves the freeze is outside a finite model.
  * Not modelled: weak memory orders; limited_add's fast path and rough
- * checks (it always sums frozen); a fast path add's local cmpxchg is
+ * checks (it always takes an exact sum); a fast path add's local cmpxchg is
  * atomic here against set()'s remote reset too, so the race that the code
  * documents there (the add may undo the reset) is not explored.
  *
@@ -357,20 +358,26 @@ inline set(val)
 
 /*
  * Slow path of __percpu_counter_limited_add() on CPU @c, @a > 0, deciding
- * on the exact sum; as the code, it thaws before its update, under
- * fbc->lock, which moves the CPU's delta too.
+ * on the exact sum: a lockless pass, frozen if a move overlapped it.  As
+ * the code, its update comes under fbc->lock: to the CPU's delta if it
+ * fits there, else with a move of that delta.
  */
 inline limited_add(c, a, lim)
 {
 	lock_acquire();
 	lo = gdone;
-	freeze();
 #ifdef MUTANT_LIMITED_ADD_ROUGH
 	s = G;
 #else
-	sum_frozen(s);
+	try_sum(s, ok);
+	if
+	:: ok -> ok = 0
+	:: else ->
+		freeze();
+		sum_frozen(s);
+		thaw()
+	fi;
 #endif
-	thaw();
 	d_step { value(lo, base) };
 	check(s, base + glimit, lo);
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
@@ -379,11 +386,17 @@ inline limited_add(c, a, lim)
 #endif
 	if
 	:: s + a <= lim ->
-		folds = folds + 2;
-		d_step { cnt = P[c]; s = 0 };
-		d_step { G = G + cnt + a; glimit = glimit + a };
-		P[c] = P[c] - cnt;
-		d_step { folded = folded + 2; cnt = 0 }
+		d_step { v = P[c] + a; s = 0 };
+		if
+		:: v <= B && v >= -B ->
+			d_step { P[c] = P[c] + a; glimit = glimit + a; v = 0 }
+		:: else ->
+			folds = folds + 2;
+			d_step { cnt = P[c]; v = 0 };
+			d_step { G = G + cnt + a; glimit = glimit + a };
+			P[c] = P[c] - cnt;
+			d_step { folded = folded + 2; cnt = 0 }
+		fi
 	:: else -> s = 0
 	fi;
 	lock_release();
