@@ -27,7 +27,7 @@ scenarios="1 2 3 4 5 6 7 8"
 # Planted bug: the scenario that catches it (2 CPUs)
 mutants="SUM_MISSES_FOLDS:1 FOLD_RESETS_DELTA:1 LIMITED_ADD_ROUGH:3
 	 LIMITED_ADD_UNLOCKED_UPDATE:3 SUM_FROZEN_SKIPS_CPU1:1 FREEZE_NO_WAIT:2
-	 SYNC_AS_FOLD:6"
+	 SYNC_AS_FOLD:6 LIMITED_ADD_KEEPS_FULL_DELTA:3"
 
 if ! command -v spin >/dev/null; then
 	echo "# spin is not installed (scripts/deps.sh installs it)"

@@ -76,6 +76,7 @@
  *  fold-resets-delta.patch            FOLD_RESETS_DELTA            1, 6
  *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3, 8
  *  limited-add-unlocked-update.patch  LIMITED_ADD_UNLOCKED_UPDATE  3
+ *  limited-add-keeps-full-delta.patch LIMITED_ADD_KEEPS_FULL_DELTA 3, 8
  *  freeze-no-wait.patch               FREEZE_NO_WAIT               1, 2, 7, 8
  *  (sum-locked-skips-cpu1)            SUM_FROZEN_SKIPS_CPU1        1, 7
  *  (sync done as a fold, unlocked)    SYNC_AS_FOLD                 6
@@ -386,16 +387,31 @@ inline limited_add(c, a, lim)
 #endif
 	if
 	:: s + a <= lim ->
-		d_step { v = P[c] + a; s = 0 };
+		/* The local cmpxchg: the check and the add are one step */
+		d_step {
+			s = 0;
+			v = P[c] + a;
+			if
+			:: v <= B && v >= -B ->
+				P[c] = v; glimit = glimit + a; ok = 1
+			:: else -> ok = 0
+			fi;
+			v = 0
+		};
 		if
-		:: v <= B && v >= -B ->
-			d_step { P[c] = P[c] + a; glimit = glimit + a; v = 0 }
+		:: ok -> ok = 0
 		:: else ->
+#ifdef MUTANT_LIMITED_ADD_KEEPS_FULL_DELTA
+			d_step { G = G + a; glimit = glimit + a; v = 0 };
+#else
 			folds = folds + 2;
 			d_step { cnt = P[c]; v = 0 };
 			d_step { G = G + cnt + a; glimit = glimit + a };
 			P[c] = P[c] - cnt;
-			d_step { folded = folded + 2; cnt = 0 }
+			d_step { folded = folded + 2; cnt = 0 };
+#endif
+			/* No delta stays full: no NMI adds on this CPU here */
+			assert(P[c] == 0)
 		fi
 	:: else -> s = 0
 	fi;
