@@ -9,11 +9,12 @@
 # planted bug the model does not catch fails the check.  The protocol
 # modelled: a fold begins with atomic_add_return(2, &folds) and, finding
 # the counter frozen, adds to fbc->count alone (a backoff, its end counted
-# at the thaw); a freeze (under fbc->lock) sets the frozen bit with a
-# fetch_or and waits until folded reaches the value before it; the thaw
-# clears the bit with a fetch_andnot and adds the backoffs' ends to
-# folded; a sum tries two lockless passes, then an NMI returns the last
-# one (it never locks), anyone else sums frozen under the lock; set(),
+# at the thaw); a freeze (under fbc->lock, where the frozen bit is clear)
+# sets the bit with a fetch_add and waits until folded reaches the value
+# before it; the thaw clears the bit with a fetch_sub and adds the
+# backoffs' ends to folded; a sum tries two lockless passes, then an NMI
+# returns the last one (it never locks), anyone else sums frozen under
+# the lock; a limited add's slow path sums frozen under the lock; set(),
 # sync() and cpu_dead() move deltas under the lock, where no freeze is in
 # progress.  Some 50 s (40 s of CPU).
 set -uo pipefail
@@ -23,7 +24,7 @@ n=${1:-1}
 name="SPIN verifies the percpu_counter fold model for 2 and 3 CPUs and catches its planted bugs"
 model=$TOP/scripts/model/percpu_counter.pml
 out=$BUILD/model
-scenarios="1 2 3 4 5 6 7 8"
+scenarios="1 2 3 4 5 6 7 8 9"
 # Planted bug: the scenario that catches it (2 CPUs)
 mutants="SUM_MISSES_FOLDS:1 FOLD_RESETS_DELTA:1 LIMITED_ADD_ROUGH:3
 	 LIMITED_ADD_UNLOCKED_UPDATE:3 SUM_FROZEN_SKIPS_CPU1:1 FREEZE_NO_WAIT:2

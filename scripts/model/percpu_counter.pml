@@ -16,11 +16,12 @@
  *           return (a backoff: its end is counted at the thaw); else
  *           c = P; G += c + a; P -= c (not a reset: an NMI's add in
  *           between stays); folded += 2.  No plain pre-check of FROZEN.
- *  freeze   under fbc->lock: begun = atomic_fetch_or(FROZEN, &folds),
- *           then wait for folded == begun (the moves begun before end)
- *  thaw     f = folded; v = atomic_fetch_andnot(FROZEN, &folds);
- *           folded += (v & ~FROZEN) - f: the ends of the folds that
- *           backed off while frozen (a real move begun after the andnot
+ *  freeze   under fbc->lock, where FROZEN is clear (asserted):
+ *           begun = atomic_fetch_add(FROZEN, &folds), then wait for
+ *           folded == begun (the moves begun before end)
+ *  thaw     f = folded; v = atomic_fetch_sub(FROZEN, &folds);
+ *           folded += v - FROZEN - f: the ends of the folds that
+ *           backed off while frozen (a real move begun after the sub
  *           adds its own +2)
  *  sum      two lockless passes (folded, G, P[], then folds: kept when
  *           (folds & ~FROZEN) == folded); an NMI then returns the last
@@ -31,9 +32,9 @@
  *           G += c, P -= c, folded += 2), unlock: under the lock no freeze
  *           is in progress, so the move always happens
  *  cpu_dead lock, one move of the dead CPU's delta, unlock
- *  limited  slow path: lock, a lockless pass (frozen if a move overlapped
- *           it); if the amount fits the limit: into this CPU's delta if it
- *           fits there, else one move of that delta with it; unlock
+ *  limited  slow path: lock, freeze, one pass, thaw; if the amount fits
+ *           the limit: into this CPU's delta if it fits there (a local
+ *           cmpxchg), else one move of that delta with it; unlock
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
  *  1  adds that fold, an NMI's add nested in a fold (on the fast path or
@@ -50,6 +51,8 @@
  *     a freeze (a sum whose passes failed: lock held, frozen pass) or
  *     while CPU 1 is in one; with 3 CPUs a fold on CPU 2 too
  *  8  slow-path limited adds racing with folds on CPU 1
+ *  9  a slow-path limited add on CPU 0 with an NMI's add on CPU 0 (fast
+ *     path or folding) anywhere in it, and a fold on CPU 1
  *
  * Asserted: a sum returns the adds completed at its call plus a subset of
  * those begun by its return (adds are numbered, ghost bitmasks gstart and
@@ -154,7 +157,8 @@ inline check(s, base, lo)
 /* fbc->lock held */
 inline freeze()
 {
-	d_step { begun = folds; folds = folds | FROZEN }
+	/* The code's fetch_add sets the bit: it is clear under fbc->lock */
+	d_step { assert(!(folds & FROZEN)); begun = folds; folds = folds + FROZEN }
 #ifndef MUTANT_FREEZE_NO_WAIT
 	folded == begun;
 #endif
@@ -164,7 +168,7 @@ inline freeze()
 inline thaw()
 {
 	fd = folded;
-	d_step { v = folds; folds = folds & ~FROZEN }
+	d_step { v = folds; folds = folds - FROZEN }
 	d_step { folded = folded + (v & ~FROZEN) - fd; v = 0; fd = 0 }
 }
 
@@ -359,26 +363,21 @@ inline set(val)
 
 /*
  * Slow path of __percpu_counter_limited_add() on CPU @c, @a > 0, deciding
- * on the exact sum: a lockless pass, frozen if a move overlapped it.  As
- * the code, its update comes under fbc->lock: to the CPU's delta if it
- * fits there, else with a move of that delta.
+ * on the exact sum: one frozen pass.  As the code, its update comes under
+ * fbc->lock: to the CPU's delta if it fits there, else with a move of
+ * that delta.
  */
 inline limited_add(c, a, lim)
 {
 	lock_acquire();
 	lo = gdone;
+	freeze();
 #ifdef MUTANT_LIMITED_ADD_ROUGH
 	s = G;
 #else
-	try_sum(s, ok);
-	if
-	:: ok -> ok = 0
-	:: else ->
-		freeze();
-		sum_frozen(s);
-		thaw()
-	fi;
+	sum_frozen(s);
 #endif
+	thaw();
 	d_step { value(lo, base) };
 	check(s, base + glimit, lo);
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
@@ -410,8 +409,13 @@ inline limited_add(c, a, lim)
 			P[c] = P[c] - cnt;
 			d_step { folded = folded + 2; cnt = 0 };
 #endif
-			/* No delta stays full: no NMI adds on this CPU here */
+#if SCENARIO == 9
+			/* An NMI's fold inside the move leaves minus its read */
+			assert(P[c] >= -B && P[c] <= B)
+#else
+			/* No delta stays full */
 			assert(P[c] == 0)
+#endif
 		fi
 	:: else -> s = 0
 	fi;
@@ -472,6 +476,11 @@ inline cpu_dead(dead)
 #define TASK0	limited_add(0, 2, LIMIT)
 #define TASK1	add(1, -5, 3); add(1, -3, 4)	/* both fold */
 #define TASK2	limited_add(2, 1, LIMIT)
+#elif SCENARIO == 9
+#define LIMIT	(NCPU + 3)
+#define TASK0	limited_add(0, 2, LIMIT)
+#define NMI0	if :: a = 1 :: a = -2 fi; add(0, a, 3)
+#define TASK1	add(1, 2, 4)
 #endif
 
 #ifdef TASK0
@@ -500,6 +509,9 @@ init {
 		gstart = BIT(0) | BIT(1); gdone = gstart;
 #elif SCENARIO == 3 || SCENARIO == 8
 		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
+		gstart = BIT(0) | BIT(1); gdone = gstart;
+#elif SCENARIO == 9
+		P[0] = 2; P[1] = 1; amt[0] = 2; amt[1] = 1;
 		gstart = BIT(0) | BIT(1); gdone = gstart;
 #elif SCENARIO == 5
 		P[0] = 1; amt[0] = 1; gstart = BIT(0); gdone = BIT(0);
@@ -541,6 +553,8 @@ init {
 	check(s, 10, BIT(0) | BIT(1) | BIT(5));
 #elif SCENARIO == 3 || SCENARIO == 8
 	assert(s <= LIMIT);
+	assert(s == base + glimit)
+#elif SCENARIO == 9
 	assert(s == base + glimit)
 #else
 	assert(s == base)
