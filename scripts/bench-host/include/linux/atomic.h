@@ -88,10 +88,8 @@ static __always_inline T pfx##_add_return(T i, type *v)		\
 { return pfx##_fetch_add(i, v) + i; }					\
 static __always_inline T pfx##_add_return_release(T i, type *v)	\
 { return __atomic_add_fetch(&v->counter, i, __ATOMIC_RELEASE); }	\
-static __always_inline T pfx##_fetch_or(T i, type *v)			\
-{ return __pcc_full(__atomic_fetch_or(&v->counter, i, __ATOMIC_SEQ_CST)); } \
-static __always_inline T pfx##_fetch_andnot_release(T i, type *v)	\
-{ return __atomic_fetch_and(&v->counter, ~i, __ATOMIC_RELEASE); }	\
+static __always_inline T pfx##_fetch_sub_release(T i, type *v)	\
+{ return __atomic_fetch_sub(&v->counter, i, __ATOMIC_RELEASE); }	\
 static __always_inline T pfx##_inc_return(type *v)			\
 { return pfx##_add_return(1, v); }					\
 static __always_inline bool pfx##_dec_and_test(type *v)		\
