@@ -10,7 +10,6 @@
 #include <linux/cpu.h>
 #include <linux/module.h>
 #include <linux/debugobjects.h>
-#include <linux/hardirq.h>
 #include <kunit/visibility.h>
 
 #ifdef CONFIG_HOTPLUG_CPU
@@ -61,7 +60,7 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
 /* The deltas and the count, read once: exact when nothing moves them */
-static __always_inline s64 percpu_counter_pass(struct percpu_counter *fbc)
+static s64 percpu_counter_pass(struct percpu_counter *fbc)
 {
 	s64 ret = percpu_counter_read(fbc);
 	int cpu;
@@ -192,18 +191,6 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 					    s64 amount)
 {
 	atomic64_set(&fbc->count, amount);
-}
-
-/* One lockless pass; false if a move overlapped it */
-static __always_inline bool percpu_counter_try_sum(struct percpu_counter *fbc,
-						   s64 *sum)
-{
-	int folded = atomic_read_acquire(&fbc->folded);
-
-	*sum = percpu_counter_pass(fbc);
-	/* Pairs with the fully ordered begin of a move */
-	smp_rmb();
-	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
 }
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
@@ -362,21 +349,12 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Two lockless passes first; if moves overlapped both, one pass under
- * fbc->lock with the counter frozen.  In NMI, where a fold or lock of its
- * own CPU would never end, the last lockless pass.
+ * Frozen, no delta moves while the pass reads them.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
-
-#ifdef PERCPU_COUNTER_LOCKLESS
-	if (percpu_counter_try_sum(fbc, &ret) ||
-	    percpu_counter_try_sum(fbc, &ret) ||
-	    unlikely(in_nmi()))
-		return ret;
-#endif
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	percpu_counter_freeze(fbc);
@@ -414,7 +392,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 		atomic_set(&fbc[i].folds, 0);
 		atomic_set(&fbc[i].folded, 0);
 #endif
-		fbc[i].batch_max = 0;
 		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
@@ -495,17 +472,6 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
-}
-
-/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -515,7 +481,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -561,7 +527,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*fbc->counters);
 
 	/* Skip taking the lock when safe */

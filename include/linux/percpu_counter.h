@@ -23,7 +23,7 @@
 /*
  * On 64-bit, folds of a per-CPU delta into @count take no lock.  On 32-bit
  * @count stays a plain s64 under @lock, which folds and sums take in every
- * context, NMI included, as they always did.
+ * context: from NMI they can deadlock, as they always could.
  */
 #ifdef CONFIG_64BIT
 #define PERCPU_COUNTER_LOCKLESS
@@ -35,7 +35,6 @@ struct percpu_counter {
 	atomic_t folds;		/* moves of a delta begun; bit 0: frozen */
 	atomic_t folded;	/* moves ended */
 #endif
-	s32 batch_max;		/* largest batch of percpu_counter_add_scaled() */
 #ifdef PERCPU_COUNTER_LOCKLESS
 	atomic64_t count;
 #else
@@ -125,19 +124,6 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/**
- * percpu_counter_sum - exact value of a percpu_counter
- * @fbc: the counter
- *
- * Counts every add that completed before the call once.  On 64-bit,
- * interrupts are disabled only if moves of the deltas keep overlapping its
- * lockless passes: then for one wait for the counter's lock, one wait for
- * the folds in flight, a few instructions each, and one pass over the CPUs.
- * In NMI it then returns its last lockless pass, which the folds and any
- * percpu_counter_set() in flight may have torn.
- *
- * Return: the sum, which may be negative.
- */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
@@ -170,31 +156,6 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
-}
-
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for nanoseconds)
- *
- * Return: percpu_counter_batch * @unit, within percpu_counter_batch and
- * INT_MAX: about as many updates per fold as percpu_counter_batch gives
- * updates of 1.
- */
-static __always_inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	s32 batch = READ_ONCE(percpu_counter_batch);
-
-	return clamp_t(s64, (s64)batch * unit, batch, INT_MAX);
-}
-
-/* The margins of compare and limited add must cover a larger batch */
-static __always_inline void
-__percpu_counter_note_batch(struct percpu_counter *fbc, s32 batch)
-{
-	s32 old = READ_ONCE(fbc->batch_max);
-
-	while (unlikely(batch > old) && !try_cmpxchg(&fbc->batch_max, &old, batch))
-		;
 }
 
 #else /* !CONFIG_SMP */
@@ -328,36 +289,7 @@ static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
 
-/* On UP every add goes straight to the count */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
-
-static inline void __percpu_counter_note_batch(struct percpu_counter *fbc,
-					       s32 batch)
-{
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * percpu_counter_read() then deviates by up to that batch per CPU;
- * __percpu_counter_compare() and __percpu_counter_limited_add() widen their
- * margins to it, whatever batch they are given.
- */
-static __always_inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	s32 batch = percpu_counter_scaled_batch(unit);
-
-	__percpu_counter_note_batch(fbc, batch);
-	percpu_counter_add_batch(fbc, amount, batch);
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
