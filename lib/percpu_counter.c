@@ -60,7 +60,7 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
 /* The deltas and the count, read once: exact when nothing moves them */
-static s64 percpu_counter_pass(struct percpu_counter *fbc)
+static __always_inline s64 percpu_counter_pass(struct percpu_counter *fbc)
 {
 	s64 ret = percpu_counter_read(fbc);
 	int cpu;
@@ -191,6 +191,17 @@ static inline void percpu_counter_count_set(struct percpu_counter *fbc,
 					    s64 amount)
 {
 	atomic64_set(&fbc->count, amount);
+}
+
+/* One lockless pass; false if a move overlapped it */
+static bool percpu_counter_try_sum(struct percpu_counter *fbc, s64 *sum)
+{
+	int folded = atomic_read_acquire(&fbc->folded);
+
+	*sum = percpu_counter_pass(fbc);
+	/* Pairs with the fully ordered begin of a move */
+	smp_rmb();
+	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
 }
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
@@ -349,12 +360,21 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
  *
- * Frozen, no delta moves while the pass reads them.
+ * Two lockless passes first; if moves overlapped both, one pass under
+ * fbc->lock with the counter frozen.  In NMI, where a fold or lock of its
+ * own CPU would never end, the last lockless pass.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
+
+#ifdef PERCPU_COUNTER_LOCKLESS
+	if (percpu_counter_try_sum(fbc, &ret) ||
+	    percpu_counter_try_sum(fbc, &ret) ||
+	    unlikely(in_nmi()))
+		return ret;
+#endif
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	percpu_counter_freeze(fbc);

@@ -124,6 +124,20 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
+/**
+ * percpu_counter_sum - exact value of a percpu_counter
+ * @fbc: the counter
+ *
+ * Counts every add that completed before the call once.  On 64-bit,
+ * interrupts are disabled only if moves of the deltas keep overlapping its
+ * lockless passes: then for one wait for the counter's lock, one wait for
+ * the folds in flight, a few instructions each, and one pass over the CPUs.
+ * In NMI it then returns its last lockless pass, which the moves of deltas
+ * in flight (folds, a set, a sync, a CPU going down) may have torn; on
+ * 32-bit it takes the lock, as it always did.
+ *
+ * Return: the sum, which may be negative.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
