@@ -1504,7 +1504,8 @@ static void pct_test_nmi_in_fold(struct kunit *test)
 #if defined(CONFIG_X86_64) && defined(PERCPU_COUNTER_LOCKLESS)
 /*
  * Real NMIs, sent by one CPU to another that folds on every add: each NMI
- * adds 1 (folding too), and sums if it landed in a fold.  Under QEMU's
+ * adds 1, folding or into the delta in turn, and sums if it landed in a
+ * fold.  Under QEMU's
  * TCG an interrupt is taken between translation blocks, so an NMI lands
  * only where a fold branches (after its begin): the test reports how many
  * did.
@@ -1520,6 +1521,7 @@ static struct {
 static int pct_real_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct percpu_counter *fbc = pct_real_nmi.fbc;
+	s32 batch;
 
 	if (!READ_ONCE(pct_real_nmi.active) ||
 	    smp_processor_id() != pct_real_nmi.cpu)
@@ -1530,7 +1532,9 @@ static int pct_real_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 		/* Must return, inexact: the fold it interrupted is in flight */
 		(void)percpu_counter_sum(fbc);
 	}
-	percpu_counter_add_batch(fbc, 1, 1);
+	/* Every other add stays in the delta that the task's fold moves */
+	batch = atomic_read(&pct_real_nmi.nmis) & 1 ? INT_MAX : 1;
+	percpu_counter_add_batch(fbc, 1, batch);
 	atomic_inc(&pct_real_nmi.nmis);
 	return NMI_HANDLED;
 }
