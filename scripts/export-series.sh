@@ -206,8 +206,11 @@ cover_percpu_counter() {
 	passes, and then freeze the counter instead of stalling its folds.
 	Adds stay NMI-safe as in 6.12: a fold subtracts what it moved, so an
 	NMI's add in the middle of it is kept.  Limited adds that take the
-	slow path still never overshoot together.  A batch scaled to the unit
-	of the values added (ns, bytes) comes with margins that know it.
+	slow path still never overshoot together.  Interrupts stay off, in a
+	sum or a limited add, for at most one lock wait, the wait for the
+	folds in flight and one pass, as 6.12's one lock wait and one pass.
+	A batch scaled to the unit of the values added (ns, bytes) comes
+	with margins that know it.
 	Patch 1 is a fix of its own: the margins of compare and limited add
 	wrapped around with large batches.
 
