@@ -129,6 +129,11 @@ TITLES = {
 		   '_cpuacct: what cpuacct adds to it)', '-'),
 	'reads': ('Cost of one read of a cpuacct file (a leaf, the parent of '
 		  '1000 groups, the root; ns are instructions)', '-'),
+	'poll': ('Reads of cpuacct at scale (#22): 2000 groups at depth 4 '
+		 '(10/40/200/1750), possible_cpus=64; after activity in 200 '
+		 'leaves, a read of their common parent and a poll of '
+		 'usage, usage_percpu and stat of every group; ns are '
+		 'instructions', '-'),
 	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
 		  '(__percpu_counter_limited_add() slow path) and far from it, '
 		  'one CPU', '-; ns are instructions here'),
@@ -293,7 +298,7 @@ out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
 for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
-	    'syscall-nohz', 'groups', 'reads']:
+	    'syscall-nohz', 'groups', 'reads', 'poll']:
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]

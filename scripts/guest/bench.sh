@@ -10,6 +10,8 @@
 #   bench.sh reads N                       cost of reading cpuacct files of
 #                                          a leaf, a parent of N groups and
 #                                          the root
+#   bench.sh poll ACTIVE_MS                reads at scale: 2000 groups at
+#                                          depth 4, activity in 200 leaves
 #   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
 #                                          CPU, in a group at each depth
 exp=$1
@@ -105,6 +107,28 @@ reads)
 			"${f}_parent${n}=$p/cpuacct.$f" "${f}_root=$cg/cpuacct.$f"
 	done
 	/kselftest/cpuacct/read_bench -n 100 "$@"
+	;;
+poll)
+	# 10/40/200/1750 groups per level, 2000 in all (issue #22)
+	cg=/sys/fs/cgroup/cpuacct
+	[ -d $cg ] || { echo "# bench: poll: no cpuacct"; exit 0; }
+	p=$cg/pollbench
+	l3=0
+	for a in 0 1 2 3 4 5 6 7 8 9; do
+		for b in 0 1 2 3; do
+			for c in 0 1 2 3 4; do
+				# 150 third-level groups get 9 leaves, 50 get 8
+				n=8
+				[ $l3 -lt 150 ] && n=9
+				l3=$((l3 + 1))
+				d=$p/a$a/b$b/c$c
+				mkdir -p $d
+				i=0
+				while [ $i -lt $n ]; do mkdir $d/d$i; i=$((i + 1)); done
+			done
+		done
+	done
+	/kselftest/cpuacct/poll_bench -m "$1" -n 200 $p
 	;;
 syscall)
 	run_ms=$1
