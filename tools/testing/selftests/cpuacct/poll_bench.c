@@ -151,7 +151,7 @@ static void activity(int cpu, int n, long ms)
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
-		fprintf(stderr, "poll_bench: activity failed\n");
+		fprintf(stderr, "poll_bench: the running task failed\n");
 		exit(1);
 	}
 }
