@@ -134,6 +134,10 @@ TITLES = {
 		 'leaves, a read of their common parent and a poll of '
 		 'usage, usage_percpu and stat of every group; ns are '
 		 'instructions', '-'),
+	'isolation': ('Reads of a parent of 200 groups on CPU 0, quiet and '
+		      'while another subtree resets cpuacct.usage or runs '
+		      'mkdir/rmdir on CPU 1 (#22: slowdown at most 1.1), real time',
+		      '-'),
 	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
 		  '(__percpu_counter_limited_add() slow path) and far from it, '
 		  'one CPU', '-; ns are instructions here'),
@@ -298,7 +302,7 @@ out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
 for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
-	    'syscall-nohz', 'groups', 'reads', 'poll']:
+	    'syscall-nohz', 'groups', 'reads', 'poll', 'isolation']:
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]

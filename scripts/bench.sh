@@ -154,5 +154,9 @@ done
 for k in base patched; do
 	bench poll "$k" 1 icount 64 "poll,1000"
 done
+# 9. Isolation (#22): reads of one subtree while another resets or churns,
+# in real time: under icount one thread runs the vCPUs in turns of 100 ms
+# of guest time, longer than the reads.
+rounds_of isolation "isolation,200"
 
 finish

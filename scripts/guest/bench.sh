@@ -12,6 +12,9 @@
 #                                          the root
 #   bench.sh poll ACTIVE_MS                reads at scale: 2000 groups at
 #                                          depth 4, activity in 200 leaves
+#   bench.sh isolation N                   reads of a parent of N groups,
+#                                          quiet and while another subtree
+#                                          resets or churns
 #   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
 #                                          CPU, in a group at each depth
 exp=$1
@@ -129,6 +132,35 @@ poll)
 		done
 	done
 	/kselftest/cpuacct/poll_bench -m "$1" -n 200 $p
+	;;
+isolation)
+	# Another tenant's resets and mkdir/rmdir against reads of our subtree
+	cg=/sys/fs/cgroup/cpuacct
+	[ -d $cg ] || { echo "# bench: isolation: no cpuacct"; exit 0; }
+	p=$cg/iso
+	mkdir -p $p/a/x $p/b
+	i=0
+	while [ $i -lt "$1" ]; do mkdir $p/b/g$i; i=$((i + 1)); done
+	# read_bench pins itself to CPU 0, the other tenant runs on CPU 1
+	reads() {
+		/kselftest/cpuacct/read_bench -n 20000 "$1=$p/b/cpuacct.usage" |
+			tee /tmp/$1
+	}
+	ratio() {
+		awk -v a="$(sed -n 's/.*=\([0-9.]*\) ns$/\1/p' /tmp/$1)" \
+		    -v b="$(sed -n 's/.*=\([0-9.]*\) ns$/\1/p' /tmp/$2)" \
+			'BEGIN { printf "%.4f", a / b }'
+	}
+	reads unrelated_quiet
+	taskset -c 1 sh -c "while :; do echo 0 >$p/a/x/cpuacct.usage; done" &
+	reads unrelated_during_resets
+	kill $!
+	taskset -c 1 sh -c "while :; do mkdir $p/a/y && rmdir $p/a/y; done" &
+	reads unrelated_during_churn
+	kill $!
+	wait
+	echo "# bench: slowdown_during_resets=$(ratio unrelated_during_resets unrelated_quiet) x"
+	echo "# bench: slowdown_during_churn=$(ratio unrelated_during_churn unrelated_quiet) x"
 	;;
 syscall)
 	run_ms=$1
