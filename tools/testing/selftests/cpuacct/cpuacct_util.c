@@ -1140,11 +1140,16 @@ static void pp_send(int fd, struct pp_report *r)
 }
 
 /* B: with @xcpu >= 0, exits where A waits for it (reap_exact()) */
-static void pp_task_b(int ping_rd, int pong_wr, int res_wr, int xcpu)
+static void pp_task_b(const struct pp_spec *spec, int ping_rd, int pong_wr,
+		      int res_wr, int xcpu)
 {
 	struct pp_report r = { .who = 'B' };
 	char c;
 
+	/* In a group of its own: pinned again, as A is */
+	if (spec->b_cg && (cg_enter(spec->b_cg, getpid()) ||
+			   (spec->cpu >= 0 && pin_to_cpu(spec->cpu))))
+		r.err = PP_E_ENTER;
 	r.sw[0] = task_switches();
 	if (pp_xfer(pong_wr, -1, PP_READY, 0))
 		r.err = PP_E_READY;
@@ -1235,7 +1240,7 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 	if (!b) {
 		close(ping[1]);
 		close(pong[0]);
-		pp_task_b(ping[0], pong[1], res_wr, xcpu);
+		pp_task_b(spec, ping[0], pong[1], res_wr, xcpu);
 	}
 	close(ping[0]);
 	close(pong[1]);

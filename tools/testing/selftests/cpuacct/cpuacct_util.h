@@ -215,6 +215,7 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
  */
 struct pp_spec {
 	const char *cg;		/* NULL: stay in the caller's group */
+	const char *b_cg;	/* B's group; NULL: A's */
 	int cpu;		/* -1: do not pin */
 	long rounds;
 	uint64_t duration_ns;	/* if set, run for this long instead */

@@ -3,7 +3,10 @@
  * Context switch throughput of a pipe ping-pong between two tasks pinned
  * to one CPU (cpuacct_util.h), in the root group (depth 0) and in groups
  * at depth 1, 3 and 8: whether what cpuacct charges per switch grows with
- * the depth of the task's group.
+ * the depth of the task's group.  With -x, also with the two tasks in
+ * different groups: siblings at depth 2, and cousins at depth 4 (their
+ * closest common group at depth 1), as a charge that is cheap only
+ * within one group would show.
  *
  * A benchmark, not a test (built, not run by kselftest): it reports and
  * never judges; it fails only if a ping-pong does.  A round trip is 2
@@ -12,7 +15,8 @@
  * rotating order, and the best run is reported: noise (other load on a
  * shared or emulated machine) only ever slows a run down, so the best run
  * is the one closest to the cost of the code.  Results are printed as
- * "# bench: ctxsw_depth<N>=<value> switches/s".
+ * "# bench: ctxsw_depth<N>=<value> switches/s", ctxsw_siblings2 and
+ * ctxsw_cousins4.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -25,9 +29,17 @@
 #define RUN_NS		(100 * 1000 * 1000ULL)
 #define REPEAT		10
 #define MAX_DEPTH	8
+#define MAX_RUNS	(MAX_DEPTH + 3)
 
 static int depths[MAX_DEPTH + 1] = { 0, 1, 3, 8 };
 static unsigned int nr_depths = 4;
+static bool cross;
+
+/* What one rate measures: the groups of the two tasks, and its name */
+struct run {
+	char label[32];
+	char *cg, *b_cg;
+};
 
 /*
  * Options: -t run length in ms, -r number of runs, -d comma-separated
@@ -40,7 +52,7 @@ static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 	char *tok;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:r:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:r:d:x")) != -1) {
 		switch (opt) {
 		case 't':
 			*run_ns = strtoull(optarg, NULL, 0) * 1000 * 1000;
@@ -54,8 +66,11 @@ static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 			     tok = strtok(NULL, ","))
 				depths[nr_depths++] = atoi(tok);
 			break;
+		case 'x':
+			cross = true;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-t ms] [-r runs] [-d depths]\n",
+			fprintf(stderr, "usage: %s [-t ms] [-r runs] [-d depths] [-x]\n",
 				argv[0]);
 			exit(2);
 		}
@@ -68,23 +83,23 @@ static void parse_args(int argc, char **argv, unsigned long long *run_ns,
 		}
 }
 
-/* One run at each depth, in a rotating order; keeps the best rates. */
-static bool measure_all(char **cg, int cpu, unsigned long long run_ns,
-			int rep, double *best)
+/* Each run once, in a rotating order; keeps the best rates. */
+static bool measure_all(struct run *runs, unsigned int n, int cpu,
+			unsigned long long run_ns, int rep, double *best)
 {
 	struct pp_result r;
 	bool ok = true;
 
-	for (unsigned int i = 0; i < nr_depths; i++) {
-		unsigned int d = (i + rep) % nr_depths;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int d = (i + rep) % n;
 		struct pp_spec spec = {
-			.cg = cg[d], .cpu = cpu,
+			.cg = runs[d].cg, .b_cg = runs[d].b_cg, .cpu = cpu,
 			.duration_ns = run_ns,
 		};
 		double rate;
 
 		if (pingpong(&spec, &r) || !r.elapsed_ns) {
-			fprintf(stderr, "depth %d: ping-pong failed\n", depths[d]);
+			fprintf(stderr, "%s: ping-pong failed\n", runs[d].label);
 			ok = false;
 			continue;
 		}
@@ -95,13 +110,15 @@ static bool measure_all(char **cg, int cpu, unsigned long long run_ns,
 	return ok;
 }
 
+
 int main(int argc, char **argv)
 {
-	double best[MAX_DEPTH + 1] = { 0 };
-	char *cg[MAX_DEPTH + 1], name[512];
+	double best[MAX_RUNS] = { 0 };
+	struct run runs[MAX_RUNS] = { 0 };
+	char name[512], top[512];
 	unsigned long long run_ns = RUN_NS;
 	int repeat = REPEAT;
-	unsigned int d;
+	unsigned int d, n;
 	int level, cpu, rep;
 	bool have_cpuacct;
 	bool ok = true;
@@ -111,12 +128,17 @@ int main(int argc, char **argv)
 	if (!have_cpuacct) {
 		nr_depths = 1;
 		depths[0] = 0;
+		cross = false;
 	}
+	for (n = 0; n < nr_depths; n++)
+		snprintf(runs[n].label, sizeof(runs[n].label), "ctxsw_depth%d",
+			 depths[n]);
 
 	/* A chain of 8 groups; depth 0 is the caller's group (the root). */
-	snprintf(name, sizeof(name), "%s", cg_test_name("ctxsw"));
+	snprintf(top, sizeof(top), "%s", cg_test_name("ctxsw"));
+	snprintf(name, sizeof(name), "%s", top);
 	for (d = 0; d < nr_depths; d++)
-		cg[d] = have_cpuacct && !depths[d] ? cg_root : NULL;
+		runs[d].cg = have_cpuacct && !depths[d] ? cg_root : NULL;
 	for (level = 1; have_cpuacct && level <= MAX_DEPTH; level++) {
 		char *path = cg_create(name);
 
@@ -126,16 +148,27 @@ int main(int argc, char **argv)
 		}
 		for (d = 0; d < nr_depths; d++)
 			if (depths[d] == level)
-				cg[d] = path;
+				runs[d].cg = path;
 		strncat(name, "/d", sizeof(name) - strlen(name) - 1);
+	}
+	if (cross) {
+		snprintf(runs[n].label, sizeof(runs[n].label), "ctxsw_siblings2");
+		runs[n].cg = cg_make(top, "/sa");
+		runs[n++].b_cg = cg_make(top, "/sb");
+		snprintf(runs[n].label, sizeof(runs[n].label), "ctxsw_cousins4");
+		cg_make(top, "/ca");
+		cg_make(top, "/ca/x");
+		runs[n].cg = cg_make(top, "/ca/x/y");
+		cg_make(top, "/cb");
+		cg_make(top, "/cb/x");
+		runs[n++].b_cg = cg_make(top, "/cb/x/y");
 	}
 
 	/* Not the first CPU, if there is another: it takes device interrupts. */
 	cpu = allowed_cpu(1);
 	for (rep = 0; rep < repeat; rep++)
-		ok &= measure_all(cg, cpu, run_ns, rep, best);
-	for (d = 0; d < nr_depths; d++)
-		printf("# bench: ctxsw_depth%d=%.0f switches/s\n", depths[d],
-		       best[d]);
+		ok &= measure_all(runs, n, cpu, run_ns, rep, best);
+	for (d = 0; d < n; d++)
+		printf("# bench: %s=%.0f switches/s\n", runs[d].label, best[d]);
 	return ok ? 0 : 1;
 }
