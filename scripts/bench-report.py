@@ -331,7 +331,7 @@ with open(os.path.join(d, 'summary.csv'), 'w', newline='') as f:
 # Plot: switches/s vs depth, one line per kernel.
 dat = os.path.join(d, 'ctxsw.dat')
 depths = sorted({int(m[len('ctxsw_depth'):]) for (e, m, _) in vals
-		 if e == 'ctxsw'})
+		 if e == 'ctxsw' and m.startswith('ctxsw_depth')})
 if depths:
 	with open(dat, 'w') as f:
 		f.write('# depth base patched nocpuacct\n')

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One benchmark experiment; results are "# bench: name=value unit" lines.
-#   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth
+#   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth,
+#                                          and across groups
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
 #   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
 #   bench.sh tmpfs RUN_MS                  tmpfs page near/far from size=
@@ -25,7 +26,8 @@ case $exp in
 ctxsw)
 	run_ms=$1 runs=$2
 	shift 2
-	/kselftest/cpuacct/ctxsw_bench -t "$run_ms" -r "$runs" -d "$(echo "$@" | tr ' ' ,)"
+	# -x: also the two tasks in different groups (siblings, cousins)
+	/kselftest/cpuacct/ctxsw_bench -x -t "$run_ms" -r "$runs" -d "$(echo "$@" | tr ' ' ,)"
 	;;
 pcpu)
 	insmod /lib/modules/ktest/percpu_counter_test.ko bench_only=1 bench_ms="$1" ||
