@@ -110,7 +110,6 @@ static bool measure_all(struct run *runs, unsigned int n, int cpu,
 	return ok;
 }
 
-
 int main(int argc, char **argv)
 {
 	double best[MAX_RUNS] = { 0 };
