@@ -15,7 +15,8 @@
 #  - both trees' lib/percpu_counter.c build and pass pcc-bench's checks in
 #    userspace (check-bench-host.sh);
 #  - SPIN verifies the model of the lock-free folds for 2 and 3 CPUs, and
-#    each of its planted bugs fails it (check-model.sh).
+#    each of its planted bugs fails it (check-model.sh);
+#  - no commit mixes series files (OWNED_DIRS, patches/) and tooling.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +30,7 @@ patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -
 nseries=$(echo $OUTGOING | wc -w)
 
 echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 8))"
+echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 9))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -131,4 +132,19 @@ else
 fi
 "$TOP/scripts/check-bench-host.sh" $((n + 1))
 "$TOP/scripts/check-model.sh" $((n + 2))
+# Each commit that touches the series becomes a mailed patch: none may
+# also touch the tooling (the import of the pristine files aside).
+n=$((n + 3))
+owned="^($(tr ' ' '|' <<<"$OWNED_DIRS patches"))/"
+mixed=$(git -C "$TOP" log --format=%H --min-parents=1 --max-parents=1 | while read -r c; do
+	files=$(git -C "$TOP" show --format= --name-only "$c")
+	grep -qE "$owned" <<<"$files" && grep -qvE "$owned" <<<"$files" &&
+		git -C "$TOP" log -1 --format='%h %s' "$c"
+done)
+if [ -z "$mixed" ]; then
+	echo "ok $n no commit mixes series files and tooling"
+else
+	echo "$mixed" | sed 's/^/# mixes series files and tooling: /'
+	echo "not ok $n no commit mixes series files and tooling"
+fi
 echo "ktest: host done"
