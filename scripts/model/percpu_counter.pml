@@ -20,9 +20,9 @@
  *           begun = atomic_fetch_add(FROZEN, &folds), then wait for
  *           folded == begun (the moves begun before end)
  *  thaw     f = folded; v = atomic_fetch_sub(FROZEN, &folds);
- *           folded += v - FROZEN - f: the ends of the folds that
- *           backed off while frozen (a real move begun after the sub
- *           adds its own +2)
+ *           if v - FROZEN != f, folded += v - FROZEN - f: the ends of
+ *           the folds that backed off while frozen (a real move begun
+ *           after the sub adds its own +2)
  *  sum      two lockless passes (folded, G, P[], then folds: kept when
  *           (folds & ~FROZEN) == folded); an NMI then returns the last
  *           pass and never locks; else lock, freeze, a pass, thaw, unlock
