@@ -1505,10 +1505,9 @@ static void pct_test_nmi_in_fold(struct kunit *test)
 /*
  * Real NMIs, sent by one CPU to another that folds on every add: each NMI
  * adds 1, folding or into the delta in turn, and sums if it landed in a
- * fold.  Under QEMU's
- * TCG an interrupt is taken between translation blocks, so an NMI lands
- * only where a fold branches (after its begin): the test reports how many
- * did.
+ * fold.  Under QEMU's TCG an interrupt is taken between translation
+ * blocks, so an NMI lands only where a fold branches (after its begin):
+ * the test reports how many did.
  */
 static struct {
 	struct percpu_counter *fbc;
