@@ -40,23 +40,8 @@ static char *groups[MAX_GROUPS];
 static int nr_groups, nr_leaves;
 static int leaf[MAX_GROUPS];	/* indices into groups[] of the leaves */
 
-static int is_leaf(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int leaf = 1;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		if (de->d_type == DT_DIR && de->d_name[0] != '.')
-			leaf = 0;
-	closedir(d);
-	return leaf;
-}
-
-/* Every directory below @dir, parents before children */
-static int collect(const char *dir)
+/* Every directory below @dir, parents before children; @self: @dir's index */
+static int collect(const char *dir, int self)
 {
 	struct dirent *de;
 	char path[PATH_MAX];
@@ -78,8 +63,10 @@ static int collect(const char *dir)
 	}
 	closedir(d);
 	end = nr_groups;
+	if (end == start && self >= 0)
+		leaf[nr_leaves++] = self;
 	for (i = start; i < end; i++)
-		if (collect(groups[i]))
+		if (collect(groups[i], i))
 			return -1;
 	return 0;
 }
@@ -112,6 +99,11 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
 }
 
 static uint64_t median_read(const char *dir, const char *file)
@@ -174,7 +166,7 @@ int main(int argc, char **argv)
 {
 	static int cpus[CG_MAX_CPUS];
 	long ms = 1000;
-	int n = 200, o, i, cpu;
+	int n = 200, o, cpu;
 	const char *parent;
 	uint64_t ns;
 
@@ -193,13 +185,12 @@ int main(int argc, char **argv)
 	if (optind != argc - 1 || ms <= 0 || n <= 0)
 		goto usage;
 	parent = argv[optind];
-	if (collect(parent)) {
+	if (collect(parent, -1)) {
 		perror(parent);
 		return 1;
 	}
-	for (i = 0; i < nr_groups; i++)
-		if (is_leaf(groups[i]))
-			leaf[nr_leaves++] = i;
+	/* In the order of groups[], parents before children */
+	qsort(leaf, nr_leaves, sizeof(leaf[0]), cmp_int);
 	if (nr_leaves < n) {
 		fprintf(stderr, "poll_bench: %d leaves, fewer than %d\n",
 			nr_leaves, n);
