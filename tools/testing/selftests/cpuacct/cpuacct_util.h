@@ -28,6 +28,10 @@ struct cg_test {
 
 #define CG_TEST(name)	{ test_##name, #name }
 
+/* Shared memory between a test and its children (MAP_SHARED) */
+#define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
 /*
  * Report @ret (KSFT_PASS, KSFT_SKIP; anything else fails) as @fmt.
  * Inline, as is cg_run_tests(): kselftest.h's counters are static, so a

@@ -15,7 +15,9 @@
  * poll again with nothing run in between.  Last, a read of one leaf's
  * cpuacct.usage.  It prints
  *   # bench: NAME=VALUE UNIT
- * with, for the first read, the number of (group, CPU) pairs the
+ * NAME: reads_parent_active, reads_parent_idle, reads_poll,
+ * reads_poll_idle and reads_leaf, with, for the first read,
+ * reads_parent_active_pairs: the number of (group, CPU) pairs the
  * activity updated (LEAVES on one CPU).  Under QEMU's -icount shift=0,
  * guest nanoseconds count instructions.  A benchmark program, not a test:
  * it is built, not run by kselftest.
@@ -204,23 +206,23 @@ int main(int argc, char **argv)
 	/* Look every file up once: the figures are reads, not first opens */
 	poll();
 	read_file(parent, "cpuacct.usage");
-	printf("# bench: poll_groups=%d groups\n", nr_groups);
-	printf("# bench: possible_cpus=%d cpus\n",
+	printf("# bench: reads_groups=%d groups\n", nr_groups);
+	printf("# bench: reads_possible_cpus=%d cpus\n",
 	       possible_cpus(cpus, CG_MAX_CPUS));
 
 	activity(cpu, n, ms);
 	ns = timed_read(parent, "cpuacct.usage");
-	printf("# bench: parent_read_after_activity_ns=%llu ns\n",
+	printf("# bench: reads_parent_active=%llu ns\n",
 	       (unsigned long long)ns);
-	printf("# bench: parent_read_after_activity_pairs=%d pairs\n", n);
-	printf("# bench: parent_read_idle_ns=%llu ns\n",
+	printf("# bench: reads_parent_active_pairs=%d pairs\n", n);
+	printf("# bench: reads_parent_idle=%llu ns\n",
 	       (unsigned long long)median_read(parent, "cpuacct.usage"));
 
 	activity(cpu, n, ms);
-	printf("# bench: poll_after_activity_ns=%llu ns\n",
+	printf("# bench: reads_poll=%llu ns\n", (unsigned long long)poll());
+	printf("# bench: reads_poll_idle=%llu ns\n",
 	       (unsigned long long)poll());
-	printf("# bench: poll_idle_ns=%llu ns\n", (unsigned long long)poll());
-	printf("# bench: leaf_read_ns=%llu ns\n",
+	printf("# bench: reads_leaf=%llu ns\n",
 	       (unsigned long long)median_read(groups[leaf[0]],
 					       "cpuacct.usage"));
 	return 0;

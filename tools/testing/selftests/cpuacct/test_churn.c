@@ -77,9 +77,6 @@ struct shared {
 	char worker_why[256];
 };
 
-#define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
-#define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
-
 static const char * const parent_files[] = {
 	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
 	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",

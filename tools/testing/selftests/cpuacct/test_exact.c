@@ -78,9 +78,6 @@ struct shared {
 static struct shared *sh;
 static int cpus[CG_MAX_CPUS], ncpus;
 
-#define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
-#define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
-
 /* A child: killed with the test, never left running (nor holding stdout) */
 static pid_t fork_child(void)
 {
@@ -409,8 +406,9 @@ static void test_tree(const char *top)
 /*
  * 5-6: under R, create a child, run a pair in it, stop the pair, note the
  * child's final counts and remove it, CHILDREN times, while readers watch
- * R.  The handover to R is asynchronous (css_free, after a grace period),
- * so it races with the readers and with the next child's work.
+ * R.  What a CPU still holds pending for the child reaches R
+ * asynchronously (css_free, after a grace period), so it races with the
+ * readers and with the next child's work.
  */
 static void test_removal(const char *top)
 {
@@ -455,7 +453,7 @@ static void test_removal(const char *top)
 			bad++;
 		}
 	}
-	/* The last handovers, then R must hold exactly the children's */
+	/* The last css_free, then R must hold exactly the children's */
 	for (tries = 0; tries < 100; tries++) {
 		if (cg_read_u64(r, "cpuacct.nr_switches", &v) ||
 		    cg_read_u64(r, "cpuacct.usage", &u))

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reads are exact while the counts move between a CPU's cursor and the
+ * groups' totals, and whoever else resets or churns.
+ *
+ * Each CPU charges the group it charged last, its cursor, in a pending
+ * count, and adds that to the group's and its ancestors' totals when it
+ * charges another group; a read of a group adds the pending count if the
+ * cursor's group is in its subtree.  A read must count each charge once,
+ * in the pending count or in the totals, also while the cursor moves.
+ *
+ *  - reads_exact_while_cursor_moves: a task in a child of P ping-pongs on
+ *    CPU 1 with a task outside P, so that every switch moves the cursor
+ *    into or out of P's subtree; a reader on CPU 0 reads P between two
+ *    reads of the task's CPU clock: each read must lie between them.
+ *  - reads_exact_while_other_subtree_resets_and_churns: a task runs in
+ *    a leaf, then blocks; for STORM_MS, one process resets another
+ *    subtree's counters and creates and removes groups in it, running in
+ *    each, while this one reads the leaf's parent: every read must equal
+ *    the value before the storm and the leaf's.
+ *  - removed_group_pending_reaches_parent: a blocked task is moved into a
+ *    child, runs there alone on CPU 1, blocks and is moved out, so that
+ *    CPU 1's cursor still holds its last charges; the child is removed
+ *    and, once it is freed (/proc/cgroups), the parent must hold exactly
+ *    the task's runtime in the child.
+ *  - reads_of_a_group_being_reset: a task runs in a group that another
+ *    process resets as fast as it goes: its usage never exceeds what the
+ *    task ran, and its user and system times never wrap below zero.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "cpuacct_util.h"
+
+#define PINGPONG_MS	1000
+#define STORM_MS	1000
+
+struct shared {
+	int phase;		/* 0: wait, 1: read, 2: stop */
+	long reads;
+};
+
+static struct shared *sh;
+
+static int wait_ok(pid_t pid)
+{
+	int status;
+
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* Bounce a byte between @in and @out on CPU 1 until told to stop */
+static void bounce(int in, int out, int first)
+{
+	char c = 'p';
+
+	/* Once the other one exited, a write fails instead */
+	signal(SIGPIPE, SIG_IGN);
+	if (pin_to_cpu(1))
+		_exit(1);
+	if (first && write(out, &c, 1) != 1)
+		_exit(1);
+	while (GET(sh->phase) != 2 && read(in, &c, 1) == 1)
+		if (write(out, &c, 1) != 1)
+			break;
+	_exit(0);
+}
+
+static uint64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		return 0;
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static int test_reads_exact_while_cursor_moves(void)
+{
+	const char *top = cg_test_name("cursor");
+	char *p = cg_make(top, ""), *kid = cg_make(top, "/kid");
+	char *out = cg_make(top, "_out");
+	uint64_t r0, r1 = 0, v, start, end, final;
+	long reads = 0, bad = 0;
+	int ab[2], ba[2];
+	pid_t a, b;
+	clockid_t clk;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		ksft_print_msg("needs 2 CPUs\n");
+		return KSFT_SKIP;
+	}
+	if (!kid || pipe(ab) || pipe(ba) || pin_to_cpu(0))
+		return KSFT_FAIL;
+	memset(sh, 0, sizeof(*sh));
+	a = fork();
+	if (!a) {
+		close(ab[0]);
+		close(ba[1]);
+		bounce(ba[0], ab[1], 0);
+	}
+	/* Blocked: all its runtime so far is charged, none of it to P */
+	if (a < 0 || wait_blocked_in_read(a, ba[0]) || cg_enter(kid, a) ||
+	    clock_getcpuclockid(a, &clk))
+		return KSFT_FAIL;
+	start = clock_ns(clk);
+	if (cg_read_u64(p, "cpuacct.usage", &v) || v)
+		return KSFT_FAIL;
+	b = fork();
+	if (!b) {
+		close(ab[1]);
+		close(ba[0]);
+		if (cg_enter(out, getpid()))
+			_exit(1);
+		bounce(ab[0], ba[1], 1);
+	}
+	close(ab[0]);
+	close(ba[1]);
+	if (b < 0)
+		return KSFT_FAIL;
+	end = now_ns() + PINGPONG_MS * 1000000ULL;
+	while (now_ns() < end) {
+		r0 = clock_ns(clk) - start;
+		if (cg_read_u64(p, "cpuacct.usage", &v))
+			return KSFT_FAIL;
+		r1 = clock_ns(clk) - start;
+		reads++;
+		if (v < r0 || v > r1) {
+			if (bad++ < 5)
+				ksft_print_msg("read %llu, the task ran %llu to %llu\n",
+					       (unsigned long long)v,
+					       (unsigned long long)r0,
+					       (unsigned long long)r1);
+		}
+	}
+	/* The first to see it exits, the other reads EOF */
+	SET(sh->phase, 2);
+	close(ab[1]);
+	close(ba[0]);
+	if (wait_ok(a) || wait_ok(b))
+		return KSFT_FAIL;
+	ksft_print_msg("%ld reads while the cursor moved, %ld out of bounds\n",
+		       reads, bad);
+	if (cg_read_u64(p, "cpuacct.usage", &final))
+		return KSFT_FAIL;
+	return !bad && reads && final >= r1 ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* Reset @y, create, enter, leave and remove a group in it, until stopped */
+static void storm(const char *y)
+{
+	char *z;
+
+	if (asprintf(&z, "%s/z", y) < 0)
+		_exit(1);
+	while (GET(sh->phase) == 0)
+		;
+	while (GET(sh->phase) == 1) {
+		if (cg_write_str(y, "cpuacct.usage", "0") ||
+		    cg_write_str(y, "cpuacct.nr_switches", "0"))
+			_exit(1);
+		if (mkdir(z, 0755) || cg_enter(z, getpid()))
+			_exit(1);
+		burn_cpu(50000);
+		if (cg_enter(y, getpid()) || rmdir(z))
+			_exit(1);
+		SET(sh->reads, GET(sh->reads) + 1);
+	}
+	_exit(0);
+}
+
+/* A task that runs in @cg for a while, then blocks reading @fd */
+static pid_t run_then_block(const char *cg, int fd)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid)
+		return pid;
+	if (cg_enter(cg, getpid()))
+		_exit(1);
+	burn_cpu(50 * 1000000ULL);
+	_exit(read(fd, &c, 1) == 1 ? 0 : 1);
+}
+
+static int test_reads_exact_while_other_subtree_resets_and_churns(void)
+{
+	const char *top = cg_test_name("storm");
+	char *t = cg_make(top, ""), *x = cg_make(top, "/x"), *leaf = cg_make(top, "/x/a");
+	char *y = cg_make(top, "/y");
+	uint64_t before, v, leafv;
+	long reads = 0, bad = 0;
+	pid_t task, st;
+	uint64_t end;
+	int fds[2];
+
+	if (!t || pipe(fds))
+		return KSFT_FAIL;
+	task = run_then_block(leaf, fds[0]);
+	if (task < 0 || wait_blocked_in_read(task, fds[0]))
+		return KSFT_FAIL;
+	if (cg_read_u64(x, "cpuacct.usage", &before) ||
+	    cg_read_u64(leaf, "cpuacct.usage", &leafv))
+		return KSFT_FAIL;
+
+	memset(sh, 0, sizeof(*sh));
+	st = fork();
+	if (st < 0)
+		return KSFT_FAIL;
+	if (!st)
+		storm(y);
+	SET(sh->phase, 1);
+	end = now_ns() + STORM_MS * 1000000ULL;
+	while (now_ns() < end) {
+		if (cg_read_u64(x, "cpuacct.usage", &v))
+			break;
+		reads++;
+		bad += v != before;
+	}
+	SET(sh->phase, 2);
+	if (wait_ok(st)) {
+		ksft_print_msg("the storm failed\n");
+		return KSFT_FAIL;
+	}
+	if (write(fds[1], "q", 1) != 1 || wait_ok(task))
+		return KSFT_FAIL;
+	ksft_print_msg("%ld reads during %ld storm cycles, %ld wrong; parent %llu, leaf %llu\n",
+		       reads, GET(sh->reads), bad,
+		       (unsigned long long)before, (unsigned long long)leafv);
+	return !bad && reads && GET(sh->reads) && before == leafv && before ?
+	       KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * A task on CPU 1 that burns BURN_NS each time it reads 'b' from @fd,
+ * then writes a byte to @ack, until it reads 'q'.
+ */
+#define BURN_NS	(20 * 1000000ULL)
+
+static pid_t burner(int fd, int ack)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid)
+		return pid;
+	if (pin_to_cpu(1))
+		_exit(1);
+	while (read(fd, &c, 1) == 1 && c == 'b') {
+		burn_cpu(BURN_NS);
+		if (write(ack, "d", 1) != 1)
+			_exit(1);
+	}
+	_exit(c == 'q' ? 0 : 1);
+}
+
+static int test_removed_group_pending_reaches_parent(void)
+{
+	const char *top = cg_test_name("removed");
+	char *p = cg_make(top, ""), *out = cg_make(top, "_out"), *c;
+	struct task_total t0, t1;
+	uint64_t v = 0;
+	long before;
+	int fds[2], ack[2], i;
+	pid_t pid;
+	char d;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		ksft_print_msg("needs 2 CPUs\n");
+		return KSFT_SKIP;
+	}
+	before = proc_cgroups_num();
+	c = cg_make(top, "/c");
+	if (before < 0 || pipe(fds) || pipe(ack) || pin_to_cpu(0))
+		return KSFT_FAIL;
+	pid = burner(fds[0], ack[1]);
+	if (pid < 0 || cg_enter(out, pid) || wait_blocked_in_read(pid, fds[0]))
+		return KSFT_FAIL;
+	/* Blocked: no runtime is pending, the move charges nothing */
+	if (cg_enter(c, pid) || task_counts(pid, &t0))
+		return KSFT_FAIL;
+	if (write(fds[1], "b", 1) != 1)
+		return KSFT_FAIL;
+	if (read(ack[0], &d, 1) != 1 || wait_blocked_in_read(pid, fds[0]))
+		return KSFT_FAIL;
+	if (task_counts(pid, &t1) || cg_enter(out, pid) || rmdir(c))
+		return KSFT_FAIL;
+	for (i = 0; i < 500 && proc_cgroups_num() > before; i++)
+		sleep_ms(10);
+	if (proc_cgroups_num() > before) {
+		ksft_print_msg("the child was not freed\n");
+		return KSFT_FAIL;
+	}
+	if (cg_read_u64(p, "cpuacct.usage", &v))
+		return KSFT_FAIL;
+	if (write(fds[1], "q", 1) != 1 || wait_ok(pid))
+		return KSFT_FAIL;
+	ksft_print_msg("parent %llu, the task's runtime in the child %llu\n",
+		       (unsigned long long)v,
+		       (unsigned long long)(t1.runtime_ns - t0.runtime_ns));
+	return v == t1.runtime_ns - t0.runtime_ns && v ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * A task runs in @g while another process resets @g as fast as it goes:
+ * every read of @g's usage lies between 0 and what the task ran, and no
+ * user or system time read wraps below zero (a base above the count).
+ */
+static int test_reads_of_a_group_being_reset(void)
+{
+	const char *top = cg_test_name("reset");
+	char *g = cg_make(top, "");
+	uint64_t v, u, s, r1, end;
+	long reads = 0, bad = 0;
+	int fds[2];
+	pid_t task, st;
+	clockid_t clk;
+
+	if (!g || pipe(fds))
+		return KSFT_FAIL;
+	task = run_then_block(g, fds[0]);
+	if (task < 0 || clock_getcpuclockid(task, &clk))
+		return KSFT_FAIL;
+	memset(sh, 0, sizeof(*sh));
+	st = fork();
+	if (st < 0)
+		return KSFT_FAIL;
+	if (!st) {
+		while (GET(sh->phase) == 0)
+			;
+		while (GET(sh->phase) == 1) {
+			if (cg_write_str(g, "cpuacct.usage", "0"))
+				_exit(1);
+			SET(sh->reads, GET(sh->reads) + 1);
+		}
+		_exit(0);
+	}
+	SET(sh->phase, 1);
+	end = now_ns() + STORM_MS * 1000000ULL;
+	while (now_ns() < end) {
+		if (cg_read_u64(g, "cpuacct.usage", &v) ||
+		    cg_read_u64(g, "cpuacct.usage_user", &u) ||
+		    cg_read_u64(g, "cpuacct.usage_sys", &s))
+			break;
+		r1 = clock_ns(clk);
+		reads++;
+		if (v > r1 || u >= 1ULL << 62 || s >= 1ULL << 62) {
+			if (bad++ < 5)
+				ksft_print_msg("usage %llu (the task ran %llu), user %llu, system %llu\n",
+					       (unsigned long long)v,
+					       (unsigned long long)r1,
+					       (unsigned long long)u,
+					       (unsigned long long)s);
+		}
+	}
+	SET(sh->phase, 2);
+	if (wait_ok(st)) {
+		ksft_print_msg("the resets failed\n");
+		return KSFT_FAIL;
+	}
+	if (write(fds[1], "q", 1) != 1 || wait_ok(task))
+		return KSFT_FAIL;
+	ksft_print_msg("%ld reads during %ld resets, %ld out of bounds\n",
+		       reads, GET(sh->reads), bad);
+	return !bad && reads && GET(sh->reads) ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cg_test tests[] = {
+	CG_TEST(reads_exact_while_cursor_moves),
+	CG_TEST(reads_exact_while_other_subtree_resets_and_churns),
+	CG_TEST(removed_group_pending_reaches_parent),
+	CG_TEST(reads_of_a_group_being_reset),
+};
+
+int main(void)
+{
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		ksft_exit_fail_msg("mmap\n");
+	ksft_set_plan(ARRAY_SIZE(tests));
+	cg_run_tests(tests, ARRAY_SIZE(tests));
+	ksft_finished();
+}
