@@ -8,14 +8,16 @@
 #   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
 #   bench.sh tmpfs RUN_MS                  tmpfs page near/far from size=
 #   bench.sh groups N ROUNDS               Percpu/Slab growth for N groups
-#   bench.sh reads N                       cost of reading cpuacct files of
+#   bench.sh files N                       cost of reading cpuacct files of
 #                                          a leaf, a parent of N groups and
 #                                          the root
-#   bench.sh poll ACTIVE_MS                reads at scale: 2000 groups at
-#                                          depth 4, activity in 200 leaves
-#   bench.sh isolation N                   reads of a parent of N groups,
+#   bench.sh reads-poll ACTIVE_MS          reads at scale (#22): 2000 groups
+#                                          at depth 4, activity in 200
+#                                          leaves (icount, -smp 64)
+#   bench.sh reads-iso N                   reads of a parent of N groups,
 #                                          quiet and while another subtree
-#                                          resets or churns
+#                                          resets, churns or both (real
+#                                          time)
 #   bench.sh syscall RUN_MS DEPTHS...      invalid syscall loop on the last
 #                                          CPU, in a group at each depth
 exp=$1
@@ -95,11 +97,11 @@ groups)
 	done
 	umount $core
 	;;
-reads)
+files)
 	# One parent of N groups, under the root
 	n=$1
 	cg=/sys/fs/cgroup/cpuacct
-	[ -d $cg ] || { echo "# bench: reads: no cpuacct"; exit 0; }
+	[ -d $cg ] || { echo "# bench: files: no cpuacct"; exit 0; }
 	p=$cg/readbench
 	mkdir $p
 	i=0
@@ -113,10 +115,11 @@ reads)
 	done
 	/kselftest/cpuacct/read_bench -n 100 "$@"
 	;;
-poll)
-	# 10/40/200/1750 groups per level, 2000 in all (issue #22)
+reads-poll)
+	# The poll rows of experiment reads (#22): 10/40/200/1750 groups per
+	# level, 2000 in all
 	cg=/sys/fs/cgroup/cpuacct
-	[ -d $cg ] || { echo "# bench: poll: no cpuacct"; exit 0; }
+	[ -d $cg ] || { echo "# bench: reads: no cpuacct"; exit 0; }
 	p=$cg/pollbench
 	l3=0
 	for a in 0 1 2 3 4 5 6 7 8 9; do
@@ -135,16 +138,29 @@ poll)
 	done
 	/kselftest/cpuacct/poll_bench -m "$1" -n 200 $p
 	;;
-isolation)
-	# Another tenant's resets and mkdir/rmdir against reads of our subtree
+reads-iso)
+	# The isolation rows of experiment reads (#22): another tenant's
+	# resets of cpuacct.usage (as fast as they go), its mkdir/rmdir, and
+	# both at once (the storm), in subtree a, against reads of the parent
+	# of N groups in subtree b
 	cg=/sys/fs/cgroup/cpuacct
-	[ -d $cg ] || { echo "# bench: isolation: no cpuacct"; exit 0; }
+	[ -d $cg ] || { echo "# bench: reads: no cpuacct"; exit 0; }
 	p=$cg/iso
 	mkdir -p $p/a/x $p/b
 	i=0
 	while [ $i -lt "$1" ]; do mkdir $p/b/g$i; i=$((i + 1)); done
-	# read_bench pins itself to CPU 0, the other tenant runs on CPU 1
-	reads() {
+	# read_bench pins itself to CPU 0; the resets run on CPU 1, the
+	# churn on the last CPU (CPU 1 too at -smp 2)
+	last=$(($(grep -c ^processor /proc/cpuinfo) - 1))
+	resets() {
+		taskset -c 1 sh -c "while :; do echo 0 >$p/a/x/cpuacct.usage; done" &
+	}
+	# Killed, it removes the group it may have left
+	churn() {
+		taskset -c $last sh -c "trap 'rmdir $p/a/y 2>/dev/null; exit' TERM
+			while :; do mkdir $p/a/y && rmdir $p/a/y; done" &
+	}
+	timed() {
 		/kselftest/cpuacct/read_bench -n 20000 "$1=$p/b/cpuacct.usage" |
 			tee /tmp/$1
 	}
@@ -153,16 +169,24 @@ isolation)
 		    -v b="$(sed -n 's/.*=\([0-9.]*\) ns$/\1/p' /tmp/$2)" \
 			'BEGIN { printf "%.4f", a / b }'
 	}
-	reads unrelated_quiet
-	taskset -c 1 sh -c "while :; do echo 0 >$p/a/x/cpuacct.usage; done" &
-	reads unrelated_during_resets
-	kill $!
-	taskset -c 1 sh -c "while :; do mkdir $p/a/y && rmdir $p/a/y; done" &
-	reads unrelated_during_churn
+	timed unrelated_quiet
+	resets
+	timed unrelated_during_resets
 	kill $!
 	wait
-	echo "# bench: slowdown_during_resets=$(ratio unrelated_during_resets unrelated_quiet) x"
-	echo "# bench: slowdown_during_churn=$(ratio unrelated_during_churn unrelated_quiet) x"
+	churn
+	timed unrelated_during_churn
+	kill $!
+	wait
+	resets
+	r=$!
+	churn
+	timed unrelated_during_storm
+	kill $r $!
+	wait
+	echo "# bench: reads_isolated=$(ratio unrelated_during_storm unrelated_quiet) x"
+	echo "# bench: reads_isolated_resets=$(ratio unrelated_during_resets unrelated_quiet) x"
+	echo "# bench: reads_isolated_churn=$(ratio unrelated_during_churn unrelated_quiet) x"
 	;;
 syscall)
 	run_ms=$1
