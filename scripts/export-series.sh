@@ -238,24 +238,24 @@ cover_percpu_counter() {
 	EOF
 }
 cover_cpuacct() {
-	echo "sched/cpuacct: charge each event once, per-group context switches"
+	echo "sched/cpuacct: O(1) charges, constant-time reads, per-group context switches"
 	cat <<-EOF
 	This series brings the cgroup-v1 cpuacct documentation up to date with
 	the files as they are, then gives cpuacct per-group context switch
 	counts (cpuacct.nr_switches, cpuacct.nr_switches_percpu), and adds
 	kselftests.
 
-	cpuacct now charges CPU time, user and system time and context
-	switches once per event, to the task's own group (and, for CPU time,
-	the root's system-wide usage, read in constant time as before), and
-	sums a group's subtree when its files are read (per-CPU counters, an
-	aux count for removed children, per-CPU seqcounts against hand-overs
-	and resets), instead of walking to the root on every charge.  It uses
-	no rstat and only interfaces of v6.12 itself: a port to current
-	mainline needs nothing from rstat's changed API
-	(cgroup_rstat_flush_hold() is gone in 6.15; early_init subsystems with
-	css_rstat_flush warn from 6.16), only the __schedule() and sched.h
-	hunks moved with the code around them.
+	cpuacct keeps per-CPU hierarchical totals, so that reading a group
+	costs a few loads per possible CPU whatever the number of groups, as
+	in 6.12, but the scheduler no longer walks to the root at every
+	update of a task's runtime: each CPU charges the group it charged last
+	in a pending count (one addition whatever the depth) and adds it to
+	the group and its ancestors when it charges another group.  Readers
+	add the pending count when that group is in their subtree, under a
+	per-CPU seqcount, and take no lock.  User and system time keep 6.12's
+	walk at tick rate.  It uses no rstat and only interfaces of v6.12
+	itself; a port to current mainline needs only the __schedule() and
+	sched.h hunks moved with the code around them.
 
 	This series and the percpu_counter one sent alongside it
 	("percpu_counter: fold without the lock on 64-bit, exact lockless
