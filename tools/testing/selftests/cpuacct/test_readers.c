@@ -20,9 +20,9 @@
  *    the value before the storm and the leaf's.
  *  - removed_group_pending_reaches_parent: a blocked task is moved into a
  *    child, runs there alone on CPU 1, blocks and is moved out, so that
- *    CPU 1's cursor still holds its last charges; the child is removed
+ *    CPU 1's cursor may still hold its last charges; the child is removed
  *    and, once it is freed (/proc/cgroups), the parent must hold exactly
- *    the task's runtime in the child.
+ *    the task's runtime in the child; REMOVALS children in turn.
  *  - reads_of_a_group_being_reset: a task runs in a group that another
  *    process resets as fast as it goes: its usage never exceeds what the
  *    task ran, and its user and system times never wrap below zero.
@@ -72,6 +72,22 @@ static void bounce(int in, int out, int first)
 		if (write(out, &c, 1) != 1)
 			break;
 	_exit(0);
+}
+
+/*
+ * Take @pid's rq->lock, as setting its affinity (to CPU 1, where it is
+ * already) does: each update of its runtime that an earlier read of its
+ * clock saw has charged its group by then.  A task's clock is read without
+ * that lock when it is not running, and may show runtime whose charge, in
+ * the same rq->lock section, is still to come.
+ */
+static int rq_sync(pid_t pid)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
 static uint64_t clock_ns(clockid_t clk)
@@ -129,7 +145,8 @@ static int test_reads_exact_while_cursor_moves(void)
 	end = now_ns() + PINGPONG_MS * 1000000ULL;
 	while (now_ns() < end) {
 		r0 = clock_ns(clk) - start;
-		if (cg_read_u64(p, "cpuacct.usage", &v))
+		if (rq_sync(a) || cg_read_u64(p, "cpuacct.usage", &v) ||
+		    rq_sync(a))
 			return KSFT_FAIL;
 		r1 = clock_ns(clk) - start;
 		reads++;
@@ -243,7 +260,8 @@ static int test_reads_exact_while_other_subtree_resets_and_churns(void)
  * A task on CPU 1 that burns BURN_NS each time it reads 'b' from @fd,
  * then writes a byte to @ack, until it reads 'q'.
  */
-#define BURN_NS	(20 * 1000000ULL)
+#define BURN_NS		(2 * 1000000ULL)
+#define REMOVALS	20
 
 static pid_t burner(int fd, int ack)
 {
@@ -266,47 +284,54 @@ static int test_removed_group_pending_reaches_parent(void)
 {
 	const char *top = cg_test_name("removed");
 	char *p = cg_make(top, ""), *out = cg_make(top, "_out"), *c;
+	uint64_t v = 0, want = 0;
 	struct task_total t0, t1;
-	uint64_t v = 0;
+	int fds[2], ack[2], i, n;
+	char d, name[16];
 	long before;
-	int fds[2], ack[2], i;
 	pid_t pid;
-	char d;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		ksft_print_msg("needs 2 CPUs\n");
 		return KSFT_SKIP;
 	}
-	before = proc_cgroups_num();
-	c = cg_make(top, "/c");
-	if (before < 0 || pipe(fds) || pipe(ack) || pin_to_cpu(0))
+	if (!out || pipe(fds) || pipe(ack) || pin_to_cpu(0))
 		return KSFT_FAIL;
 	pid = burner(fds[0], ack[1]);
 	if (pid < 0 || cg_enter(out, pid) || wait_blocked_in_read(pid, fds[0]))
 		return KSFT_FAIL;
-	/* Blocked: no runtime is pending, the move charges nothing */
-	if (cg_enter(c, pid) || task_counts(pid, &t0))
-		return KSFT_FAIL;
-	if (write(fds[1], "b", 1) != 1)
-		return KSFT_FAIL;
-	if (read(ack[0], &d, 1) != 1 || wait_blocked_in_read(pid, fds[0]))
-		return KSFT_FAIL;
-	if (task_counts(pid, &t1) || cg_enter(out, pid) || rmdir(c))
-		return KSFT_FAIL;
-	for (i = 0; i < 500 && proc_cgroups_num() > before; i++)
-		sleep_ms(10);
-	if (proc_cgroups_num() > before) {
-		ksft_print_msg("the child was not freed\n");
-		return KSFT_FAIL;
+	/*
+	 * The cursor of CPU 1 keeps naming the child only if nothing else
+	 * runs there until the child is freed: try REMOVALS children.
+	 */
+	for (n = 0; n < REMOVALS; n++) {
+		before = proc_cgroups_num();
+		snprintf(name, sizeof(name), "/c%d", n);
+		c = cg_make(top, name);
+		/* Blocked: no runtime is pending, the move charges nothing */
+		if (before < 0 || !c || cg_enter(c, pid) ||
+		    task_counts(pid, &t0) || write(fds[1], "b", 1) != 1)
+			return KSFT_FAIL;
+		if (read(ack[0], &d, 1) != 1 ||
+		    wait_blocked_in_read(pid, fds[0]))
+			return KSFT_FAIL;
+		if (task_counts(pid, &t1) || cg_enter(out, pid) || rmdir(c))
+			return KSFT_FAIL;
+		for (i = 0; i < 500 && proc_cgroups_num() > before; i++)
+			sleep_ms(10);
+		if (proc_cgroups_num() > before) {
+			ksft_print_msg("child %d was not freed\n", n);
+			return KSFT_FAIL;
+		}
+		want += t1.runtime_ns - t0.runtime_ns;
+		if (cg_read_u64(p, "cpuacct.usage", &v) || v != want)
+			break;
 	}
-	if (cg_read_u64(p, "cpuacct.usage", &v))
-		return KSFT_FAIL;
 	if (write(fds[1], "q", 1) != 1 || wait_ok(pid))
 		return KSFT_FAIL;
-	ksft_print_msg("parent %llu, the task's runtime in the child %llu\n",
-		       (unsigned long long)v,
-		       (unsigned long long)(t1.runtime_ns - t0.runtime_ns));
-	return v == t1.runtime_ns - t0.runtime_ns && v ? KSFT_PASS : KSFT_FAIL;
+	ksft_print_msg("%d children removed: parent %llu, the task's runtime in them %llu\n",
+		       n, (unsigned long long)v, (unsigned long long)want);
+	return n == REMOVALS && v == want && v ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
