@@ -379,7 +379,7 @@ static int test_reads_of_a_group_being_reset(void)
 		reads++;
 		if (v > r1 || u >= 1ULL << 62 || s >= 1ULL << 62) {
 			if (bad++ < 5)
-				ksft_print_msg("usage %llu (the task ran %llu), user %llu, system %llu\n",
+				ksft_print_msg("usage %llu (ran %llu), user %llu, sys %llu\n",
 					       (unsigned long long)v,
 					       (unsigned long long)r1,
 					       (unsigned long long)u,
