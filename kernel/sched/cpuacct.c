@@ -241,11 +241,21 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 	call_rcu(&ca->rcu, cpuacct_free_rcu);
 }
 
-/* Is @pos in @ca's subtree?  Under RCU, for a cursor's group */
-static inline bool cpuacct_in_subtree(struct cpuacct *pos, struct cpuacct *ca)
+/*
+ * Is @pos, a cursor's group, in @ca's subtree?  Under RCU.  Both are in
+ * cpuacct's hierarchy, or @pos is the root, whose level is 0: the levels
+ * and @ca's ancestor at its own level tell, as in cgroup_is_descendant().
+ */
+static __always_inline bool cpuacct_in_subtree(struct cpuacct *pos,
+					       struct cpuacct *ca)
 {
-	return pos == ca || cpuacct_is_root(ca) ||
-	       cgroup_is_descendant(pos->css.cgroup, ca->css.cgroup);
+	struct cgroup *cgrp, *anc;
+
+	if (pos == ca || cpuacct_is_root(ca))
+		return true;
+	cgrp = pos->css.cgroup;
+	anc = ca->css.cgroup;
+	return cgrp->level > anc->level && cgrp->ancestors[anc->level] == anc;
 }
 
 /* Usage or switches (@idx) of @ca on @cpu, before resets */
@@ -391,7 +401,8 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter idx)
  * What the group's subtree was charged on @cpu, less what resets of the
  * group took.  Constant time, whatever the number of groups; no lock.
  */
-static u64 cpuacct_read(struct cpuacct *ca, int cpu, enum cpuacct_counter idx)
+static __always_inline u64 cpuacct_read(struct cpuacct *ca, int cpu,
+					enum cpuacct_counter idx)
 {
 	u64 base;
 
