@@ -184,12 +184,20 @@ void cpuacct_cursor_move(int cpu, struct cpuacct *ca, u64 usage, u64 switches)
 	lockdep_assert_rq_held(cpu_rq(cpu));
 
 	write_seqcount_begin(&cur->seq);
-	for (pos = cur->ca; pos; pos = parent_ca(pos)) {
-		struct cpuacct_usage *cu = per_cpu_ptr(pos->cpuusage, cpu);
+	pos = cur->ca;
+	if (pos) {
+		/*
+		 * Plain additions: readers retry on the seqcount, and KCSAN
+		 * takes a write section's accesses as atomic.
+		 */
+		for (; !cpuacct_is_root(pos); pos = parent_ca(pos)) {
+			struct cpuacct_usage *cu = per_cpu_ptr(pos->cpuusage, cpu);
 
-		WRITE_ONCE(cu->tot[CPUACCT_USAGE], cu->tot[CPUACCT_USAGE] + pu);
-		WRITE_ONCE(cu->tot[CPUACCT_SWITCHES],
-			   cu->tot[CPUACCT_SWITCHES] + ps);
+			cu->tot[CPUACCT_USAGE] += pu;
+			cu->tot[CPUACCT_SWITCHES] += ps;
+		}
+		/* The root's switches are rq->nr_switches */
+		per_cpu_ptr(&root_cpuacct_cpuusage, cpu)->tot[CPUACCT_USAGE] += pu;
 	}
 	WRITE_ONCE(cur->ca, ca);
 	WRITE_ONCE(cur->pend[CPUACCT_PEND(CPUACCT_USAGE)], usage);
