@@ -17,7 +17,7 @@
  * scheduler walks the hierarchy when a CPU goes from a task of one group to
  * a task of another, not at every update of a task's runtime.  A read of G
  * on a CPU adds ->pend[] to G's ->tot[] if the cursor's group is in G's
- * subtree (an O(1) test, cgroup_is_descendant()).
+ * subtree (an O(1) test of cgroup levels and ancestors[]).
  *
  * User and system time, charged at tick rate by the CPU itself with irqs
  * off, are still added to ->tot[] of the group and of each ancestor.  The
@@ -250,9 +250,12 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 }
 
 /*
- * Is @pos, a cursor's group, in @ca's subtree?  Under RCU.  Both are in
- * cpuacct's hierarchy, or @pos is the root, whose level is 0: the levels
- * and @ca's ancestor at its own level tell, as in cgroup_is_descendant().
+ * Is @pos, a cursor's group, in @ca's subtree?  Under RCU.  The levels and
+ * @pos's ancestor at @ca's level tell, as in cgroup_is_descendant(), less
+ * its test of the roots: a cursor naming the root (level 0) is in no other
+ * group's subtree, and a dying group of a hierarchy cpuacct left (rebind
+ * only waits for ->children to empty, before css_free) has ancestors of
+ * that hierarchy, never equal to a cgroup of this one, and pinned by it.
  */
 static __always_inline bool cpuacct_in_subtree(struct cpuacct *pos,
 					       struct cpuacct *ca)
@@ -671,7 +674,9 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
  * Called on the CPU that accounts the time, with irqs disabled, at tick
  * rate: an addition to the task's group and to each of its ancestors, as
  * in earlier kernels.  cpuacct only shows USER + NICE (user) and SYSTEM +
- * IRQ + SOFTIRQ (system): the other indexes are not charged.
+ * IRQ + SOFTIRQ (system): the other indexes are not charged, which keeps
+ * each CPU the only writer of its counters (core scheduling charges
+ * CPUTIME_FORCEIDLE for a sibling's task).
  */
 void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 {
