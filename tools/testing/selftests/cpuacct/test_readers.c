@@ -336,6 +336,8 @@ static int test_removed_group_pending_reaches_parent(void)
 
 /*
  * A task runs in @g while another process resets @g as fast as it goes:
+ * the task's clock, read after the group with its rq->lock taken in
+ * between (rq_sync()), covers every charge the read saw, so
  * every read of @g's usage lies between 0 and what the task ran, and no
  * user or system time read wraps below zero (a base above the count).
  */
@@ -345,16 +347,23 @@ static int test_reads_of_a_group_being_reset(void)
 	char *g = cg_make(top, "");
 	uint64_t v, u, s, r1, end;
 	long reads = 0, bad = 0;
-	int fds[2];
 	pid_t task, st;
 	clockid_t clk;
 
-	if (!g || pipe(fds))
-		return KSFT_FAIL;
-	task = run_then_block(g, fds[0]);
-	if (task < 0 || clock_getcpuclockid(task, &clk))
+	if (!g)
 		return KSFT_FAIL;
 	memset(sh, 0, sizeof(*sh));
+	/* Runs in @g for as long as the resets go on */
+	task = fork();
+	if (!task) {
+		if (cg_enter(g, getpid()))
+			_exit(1);
+		while (GET(sh->phase) != 2)
+			burn_cpu(1000000);
+		_exit(0);
+	}
+	if (task < 0 || clock_getcpuclockid(task, &clk))
+		return KSFT_FAIL;
 	st = fork();
 	if (st < 0)
 		return KSFT_FAIL;
@@ -373,7 +382,7 @@ static int test_reads_of_a_group_being_reset(void)
 	while (now_ns() < end) {
 		if (cg_read_u64(g, "cpuacct.usage", &v) ||
 		    cg_read_u64(g, "cpuacct.usage_user", &u) ||
-		    cg_read_u64(g, "cpuacct.usage_sys", &s))
+		    cg_read_u64(g, "cpuacct.usage_sys", &s) || rq_sync(task))
 			break;
 		r1 = clock_ns(clk);
 		reads++;
@@ -391,7 +400,7 @@ static int test_reads_of_a_group_being_reset(void)
 		ksft_print_msg("the resets failed\n");
 		return KSFT_FAIL;
 	}
-	if (write(fds[1], "q", 1) != 1 || wait_ok(task))
+	if (wait_ok(task))
 		return KSFT_FAIL;
 	ksft_print_msg("%ld reads during %ld resets, %ld out of bounds\n",
 		       reads, GET(sh->reads), bad);
