@@ -112,7 +112,8 @@ outgoing_paths() {
 			tools/testing/selftests/percpu_counter/ ;;
 	cpuacct)
 		echo Documentation/admin-guide/cgroup-v1/cpuacct.rst \
-			kernel/sched/ tools/testing/selftests/cpuacct/ ;;
+			include/linux/cgroup.h kernel/sched/ \
+			tools/testing/selftests/cpuacct/ ;;
 	*) die "no outgoing series '$1'" ;;
 	esac
 }
