@@ -133,7 +133,7 @@ TITLES = {
 		   '_cpuacct: what cpuacct adds to it)', '-'),
 	'files': ('Cost of one read of a cpuacct file (a leaf, the parent of '
 		  '1000 groups, the root; ns are instructions)', '-'),
-	'reads': ('Reads of cpuacct at scale (#22). Under icount, '
+	'reads': ('Reads of cpuacct at scale. Under icount, '
 		  'possible_cpus=64, ns are instructions: 2000 groups at '
 		  'depth 4 (10/40/200/1750), a second of activity in 200 '
 		  'leaves, then a read of their common parent '
@@ -144,7 +144,7 @@ TITLES = {
 		  'time: reads of a parent of 200 groups on CPU 0, quiet and '
 		  'while another subtree resets cpuacct.usage, runs '
 		  'mkdir/rmdir, or both at once (the storm); reads_isolated '
-		  '(storm), _resets, _churn: the slowdown (#22: at most 1.1)',
+		  '(storm), _resets, _churn: the slowdown (target: at most 1.1)',
 		  '-'),
 	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
 		  '(__percpu_counter_limited_add() slow path) and far from it, '

@@ -150,7 +150,8 @@ done
 for k in base patched; do
 	bench files "$k" 1 icount 2 "files,1000"
 done
-# 9. Reads at scale (#22), one experiment in two parts. reads-poll: a
+# 9. Reads at scale (the cpuacct read targets: 2000 groups, 64 CPUs, a
+# subtree isolated from another's resets), one experiment in two parts. reads-poll: a
 # monitoring poll of 2000 groups at depth 4, and reads of their parent
 # after activity, with 64 possible CPUs: all online, as x86 under TCG lists
 # no hot-pluggable ones (QEMU's maxcpus needs a hypervisor signature that

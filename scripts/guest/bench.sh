@@ -5,13 +5,15 @@
 #   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth,
 #                                          and across groups
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
-#   bench.sh mmap RUN_MS                   seed 004's mmap/munmap loop
+#   bench.sh mmap RUN_MS                   the mmap/munmap loop of Shaohua
+#                                          Li, "percpu_counter: use atomic64
+#                                          for counter" (2011)
 #   bench.sh tmpfs RUN_MS                  tmpfs page near/far from size=
 #   bench.sh groups N ROUNDS               Percpu/Slab growth for N groups
 #   bench.sh files N                       cost of reading cpuacct files of
 #                                          a leaf, a parent of N groups and
 #                                          the root
-#   bench.sh reads-poll ACTIVE_MS          reads at scale (#22): 2000 groups
+#   bench.sh reads-poll ACTIVE_MS          reads at scale: 2000 groups
 #                                          at depth 4, activity in 200
 #                                          leaves (icount, -smp 64)
 #   bench.sh reads-iso N                   reads of a parent of N groups,
@@ -116,7 +118,7 @@ files)
 	/kselftest/cpuacct/read_bench -n 100 "$@"
 	;;
 reads-poll)
-	# The poll rows of experiment reads (#22): 10/40/200/1750 groups per
+	# The poll rows of experiment reads (reads at scale): 10/40/200/1750 groups per
 	# level, 2000 in all
 	cg=/sys/fs/cgroup/cpuacct
 	[ -d $cg ] || { echo "# bench: reads: no cpuacct"; exit 0; }
@@ -139,7 +141,7 @@ reads-poll)
 	/kselftest/cpuacct/poll_bench -m "$1" -n 200 $p
 	;;
 reads-iso)
-	# The isolation rows of experiment reads (#22): another tenant's
+	# The isolation rows of experiment reads (reads at scale): another tenant's
 	# resets of cpuacct.usage (as fast as they go), its mkdir/rmdir, and
 	# both at once (the storm), in subtree a, against reads of the parent
 	# of N groups in subtree b
