@@ -14,9 +14,11 @@ out=$BUILD/$variant
 [ -f "$out/Module.symvers" ] || die "build the $variant kernel first"
 step "building the keyflip module against $variant"
 build_module "$TOP/scripts/keyflip" "$variant" keyflip
-mkdir -p "$out/control"
-cp "$out/keyflip-src/keyflip.ko" "$out/control/"
-"$TOP/scripts/mkinitramfs.sh" "$variant"
+# An initramfs with the module for these boots only: every other job of
+# the variant boots one without it, made again when this script ends.
+rm -rf "$out/control"	# where older versions left the module
+trap '"$TOP/scripts/mkinitramfs.sh" "$variant"' EXIT
+"$TOP/scripts/mkinitramfs.sh" "$variant" "$out/keyflip-src/keyflip.ko"
 
 for tcg in multi single; do
 	log=$BUILD/logs/$variant-keyflip-$tcg.log

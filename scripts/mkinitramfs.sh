@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh VARIANT: build/VARIANT/initramfs.cpio with busybox, the
-# guest scripts (scripts/guest), VARIANT's kselftests and test modules
-# (for ARCH-VARIANT, ARCH's busybox, fetched once).
+# mkinitramfs.sh VARIANT [MODULE.ko...]: build/VARIANT/initramfs.cpio with
+# busybox, the guest scripts (scripts/guest), VARIANT's kselftests and test
+# modules (for ARCH-VARIANT, ARCH's busybox, fetched once).  Each MODULE
+# given goes to /lib/modules/ for a job of its own to load (keyflip-control.sh):
+# nothing but the arguments puts it there, so no later initramfs has it.
 # Written with the kernel's own usr/gen_init_cpio, so no root is needed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: mkinitramfs.sh VARIANT}
+variant=${1:?usage: mkinitramfs.sh VARIANT [MODULE.ko...]}
+shift
 out=$BUILD/$variant
 arch_of "$variant"
 busybox=$(busybox_of "$variant")	# Debian's busybox-static
@@ -38,9 +41,10 @@ spec=$out/initramfs.list
 	for f in "$out"/ktest/*.ko; do
 		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
 	done
-	# Control modules (keyflip-control.sh): loaded only by their own job.
-	for f in "$out"/control/*.ko; do
-		[ -f "$f" ] && echo "file /lib/modules/${f##*/} $f 0644 0 0"
+	# Modules of a control job (keyflip-control.sh), for that job only.
+	for f in "$@"; do
+		[ -f "$f" ] || die "$f: no such module"
+		echo "file /lib/modules/${f##*/} $f 0644 0 0"
 	done
 	# VARIANT's kselftest install tree, as it is.
 	(cd "$out" && find kselftest -type d | sort |
