@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The one QEMU launcher (check, demo, bench, shell).
+# The one QEMU launcher (every target that boots a guest).
 #   qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i|-1] [-t SECS] [-a ARGS]
 #               [-k PARAMS] [-l LOG]
-# -m    guest job: check, demo, bench or shell (scripts/guest/MODE.sh)
+# -m    guest job, passed as ktest.mode=: the guest's /init runs
+#       /etc/ktest/MODE.sh, i.e. scripts/guest/MODE.sh, so the modes are
+#       check (default), demo, bench, stress, mutant and keyflip; shell
+#       is /init's own (an interactive shell, no log, no result)
 # -i    -icount shift=0,sleep=off: guest time counts instructions, so
 #       single-CPU costs repeat exactly (needs one TCG thread). The RTC
 #       starts at a fixed date and runs on guest time: seeded from the host
@@ -34,6 +37,8 @@ while getopts "v:m:s:i1t:a:k:l:" o; do
 	*) exit 2 ;;
 	esac
 done
+[ "$mode" = shell ] || [ -f "$TOP/scripts/guest/$mode.sh" ] ||
+	die "no guest job '$mode': modes are shell and scripts/guest/*.sh"
 out=$BUILD/$variant
 arch_of "$variant"
 kernel=$out/$IMAGE
