@@ -192,86 +192,16 @@ for c in $(g rev-list --reverse "$base..series"); do
 	count[$s]=$((count[$s] + 1))
 done
 
-# The cover letters: subject, then blurb.
-cover_percpu_counter() {
-	echo "percpu_counter: fold without the lock on 64-bit, exact lockless sums"
-	cat <<-EOF
-	On 64-bit architectures with native 64-bit atomics, percpu_counter
-	folds per-CPU deltas into an atomic64_t global count without
-	fbc->lock (elsewhere the lock stays).  A fold counts itself in
-	fbc->folds before it moves a delta and in fbc->folded after; a sum
-	whose lockless pass sees the two agree is exact, every add completed
-	before the call counted once, by an argument that stays inside the
-	kernel memory model (patch 2).  Sums lock only if folds overlap two
-	passes, and then freeze the counter instead of stalling its folds.
-	Adds stay NMI-safe as in 6.12: a fold subtracts what it moved, so an
-	NMI's add in the middle of it is kept.  Limited adds that take the
-	slow path still never overshoot together.  Interrupts stay off, in a
-	sum or a limited add, for at most one lock wait, the wait for the
-	folds in flight and one pass, as 6.12's one lock wait and one pass.
-	A batch scaled to the unit of the values added (ns, bytes) comes
-	with margins that know it.
-	Patch 1 is a fix of its own: the margins of compare and limited add
-	wrapped around with large batches.
-
-	Against Mathieu Desnoyers' hierarchical per-CPU counters
-	(lib/percpu_counter_tree.c in linux-next, 2025-2026), whose precise
-	sum adds per-CPU counters that are never reset, so that no fold can
-	race with it: that needs a per-CPU word (8 bytes per CPU, twice
-	6.12's) and a power-of-two batch fixed at init, while percpu_counter
-	callers pass their batch per call (percpu_counter_add_local() uses
-	INT_MAX on the same counters).  This series keeps 6.12's API, its 4
-	bytes per CPU and its per-call batch, and pays for the fold race with
-	two counts in struct percpu_counter and a check per sum.
-
-	The atomic64 count follows Shaohua Li's "percpu_counter: use atomic64
-	for counter" (2011), the scaled batch Anton Blanchard's "sched:
-	cpuacct: Use bigger percpu counter batch values for stats counters"
-	(2010).  A Promela model of the protocol and KUnit tests come in the
-	project that carries this series (tools/testing/selftests/percpu_counter
-	holds the test module).
-
-	This series and the cpuacct one sent alongside it ("sched/cpuacct:
-	count context switches per group") do not depend on each other.
-
-	Based on Linux $ver.
-	EOF
-}
-cover_cpuacct() {
-	echo "sched/cpuacct: O(1) charges, constant-time reads, per-group context switches"
-	cat <<-EOF
-	This series brings the cgroup-v1 cpuacct documentation up to date with
-	the files as they are, then gives cpuacct per-group context switch
-	counts (cpuacct.nr_switches, cpuacct.nr_switches_percpu), and adds
-	kselftests.
-
-	cpuacct keeps per-CPU hierarchical totals, so that reading a group
-	costs a few loads per possible CPU whatever the number of groups, as
-	in 6.12, but the scheduler no longer walks to the root at every
-	update of a task's runtime: each CPU charges the group it charged last
-	in a pending count (one addition whatever the depth) and adds it to
-	the group and its ancestors when it charges another group.  Readers
-	add the pending count when that group is in their subtree, under a
-	per-CPU seqcount, and take no lock.  User and system time keep 6.12's
-	walk at tick rate.  It uses no rstat and only interfaces of v6.12
-	itself; a port to current mainline needs only the __schedule() and
-	sched.h hunks moved with the code around them.
-
-	This series and the percpu_counter one sent alongside it
-	("percpu_counter: fold without the lock on 64-bit, exact lockless
-	sums") do not depend on each other.
-
-	Based on Linux $ver.
-	EOF
-}
-
 rm -rf "$outdir"
 mkdir -p "$outdir"
 tmp=$(mktemp -d)
 total=0
 for s in $OUTGOING; do
 	[ "${count[$s]}" -gt 0 ] || die "series $s is empty"
-	declare -F "cover_$s" >/dev/null || die "series $s has no cover letter (cover_$s)"
+	# The cover letter: scripts/cover/NAME.txt, its subject on the first
+	# line, then the blurb; the base version is added at its end.
+	cover=$TOP/scripts/cover/$s.txt
+	[ -f "$cover" ] || die "series $s has no cover letter (scripts/cover/$s.txt)"
 	# Recipients, from the base tree's MAINTAINERS, by file and not by
 	# keyword (K:): the changelogs name architectures (riscv64) and other
 	# subsystems' code, which would add their lists.
@@ -288,7 +218,7 @@ for s in $OUTGOING; do
 		-c user.email="$(g log -1 --format=%ae "$first")" \
 		format-patch -q --cover-letter --base="$base" "${args[@]}" \
 		-o "$outdir/$s" "$base..out-$s"
-	cover_"$s" >"$tmp/$s.cover"
+	{ cat "$cover"; printf '\nBased on Linux %s.\n' "$ver"; } >"$tmp/$s.cover"
 	COVER=$tmp/$s.cover perl -0pi -e '
 		open(my $f, "<", $ENV{COVER}) or die;
 		my $subj = do { local $/ = "\n"; <$f> }; chomp $subj;
