@@ -32,7 +32,8 @@
 #                        (scripts/mutants/; RUNS=10 runs each)
 #   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
-#   make keyflip-control does text patching survive on this QEMU (README)
+#   make keyflip-control does text patching survive on this QEMU
+#                        (docs/text-patching.md)
 #   make mutants         do the series' tests fail on planted bugs
 #                        (scripts/mutants/; RUNS=3 boots each, x86_64)
 #
@@ -148,7 +149,7 @@ bench-host-mutants: src
 series: src
 	@$(S)/export-series.sh
 
-# Does text patching survive on this QEMU? (README: text patching)
+# Does text patching survive on this QEMU? (docs/text-patching.md)
 keyflip-control: initramfs-$(VARIANT)
 	@$(S)/keyflip-control.sh $(VARIANT)
 

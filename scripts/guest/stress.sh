@@ -39,7 +39,7 @@ end=$(($(date +%s) + secs))
 # flipped at every 0 <-> 1 transition of the group count, each step would
 # patch __schedule() while both CPUs run it; under multi-threaded TCG
 # (QEMU 7.2) text patching can leave a CPU running a stale int3, which
-# panics the guest (README, "Text patching under QEMU").
+# panics the guest (docs/text-patching.md).
 flip_loop() {
 	local stop=$(($(date +%s) + $1)) i=0 bad=0
 
