@@ -19,8 +19,9 @@
  * on a CPU adds ->pend[] to G's ->tot[] if the cursor's group is in G's
  * subtree (an O(1) test of cgroup levels and ancestors[]).
  *
- * User and system time, charged at tick rate by the CPU itself with irqs
- * off, are still added to ->tot[] of the group and of each ancestor.  The
+ * User and system time, charged by the CPU itself with irqs off at tick
+ * rate (with VIRT_CPU_ACCOUNTING_NATIVE, at switches too), are still added
+ * to ->tot[] of the group and of each ancestor, as 6.12 did.  The
  * root's user, system and switch counts are the system-wide ones
  * (kernel_cpustat, rq->nr_switches); its usage is that of every task.
  *
@@ -35,7 +36,8 @@
  *  - A CPU's cursor and the usage and switch counts of ->tot[] on that CPU
  *    are written under its rq->lock: a move inside a write section of the
  *    cursor's seqcount, ->pend[] on its own with WRITE_ONCE() on 64-bit (a
- *    reader reads it whole, before or after the add), inside one on 32-bit.
+ *    reader reads it whole, before or after the add; x86-64's switch count
+ *    is one incq, a single store too), inside one on 32-bit.
  *    Readers retry when a move raced with them, so each charge is in
  *    ->pend[] or in ->tot[] for them, never both nor neither:
  *
@@ -117,7 +119,7 @@ static inline bool cpuacct_is_root(struct cpuacct *ca)
 	return ca == &root_cpuacct;
 }
 
-/* The task's group; the task's css_set keeps it alive */
+/* The task's group: callers run with irqs off, an RCU read-side section */
 static inline struct cpuacct *task_ca(struct task_struct *tsk)
 {
 	return css_ca(task_css(tsk, cpuacct_cgrp_id));
@@ -171,8 +173,9 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
  * @switches: its first switch count
  *
  * Adds what the cursor's group was charged on @cpu to ->tot[] of that group
- * and of each of its ancestors, the root included: depth + 1 per-CPU
- * additions, which earlier kernels made at every charge.
+ * and of each of its ancestors: usage and switches per level, the root's
+ * usage, 2 * depth + 1 per-CPU additions, where earlier kernels made
+ * depth + 1 at every charge.
  */
 void cpuacct_cursor_move(int cpu, struct cpuacct *ca, u64 usage, u64 switches)
 {
@@ -644,16 +647,38 @@ static struct cftype files[] = {
 };
 
 /*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * otherwise a cursor move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(cur->ca == ca))
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	else
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+}
+
+/*
  * Add user/system time to cpuacct.
  *
  * Note: it's the caller that updates the account of the root cgroup.
  *
  * Called on the CPU that accounts the time, with irqs disabled, at tick
- * rate: an addition to the task's group and to each of its ancestors, as
- * in earlier kernels.  cpuacct only shows USER + NICE (user) and SYSTEM +
- * IRQ + SOFTIRQ (system): the other indexes are not charged, which keeps
- * each CPU the only writer of its counters (core scheduling charges
- * CPUTIME_FORCEIDLE for a sibling's task).
+ * rate (with VIRT_CPU_ACCOUNTING_NATIVE, at switches too): an addition to
+ * the task's group and to each of its ancestors, as in earlier kernels.
+ * Only USER + NICE (user) and SYSTEM + IRQ + SOFTIRQ (system) are kept:
+ * no cpuacct file ever showed the other indexes.
  */
 void cpuacct_account_field(struct task_struct *tsk, int index, u64 val)
 {
