@@ -15,7 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -34,8 +36,8 @@ char cg_root[PATH_MAX];
 static char cg_tmp_mount[PATH_MAX];
 static pid_t cg_owner;
 
-#define CG_MAX_CREATED	64
-static char *cg_created[CG_MAX_CREATED];
+/* The groups cg_make() created, for removal at exit, newest last */
+static char **cg_created;
 static int cg_nr_created;
 
 static bool has_option(const char *opts, const char *opt)
@@ -80,9 +82,11 @@ static void cg_cleanup(void)
 	if (getpid() != cg_owner)
 		return;
 	for (i = cg_nr_created - 1; i >= 0; i--) {
-		cg_destroy(cg_created[i]);
+		cg_destroy_tree(cg_created[i]);
 		free(cg_created[i]);
 	}
+	free(cg_created);
+	cg_created = NULL;
 	cg_nr_created = 0;
 	if (cg_tmp_mount[0]) {
 		umount2(cg_tmp_mount, MNT_DETACH);
@@ -142,50 +146,72 @@ bool cg_has_nr_switches(void)
 	return !access(path, F_OK);
 }
 
+const char * const cg_files[CG_NR_FILES] = {
+	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
+	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
+	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
+	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
+};
+
+bool cg_is_sw_file(const char *file)
+{
+	return !strncmp(file, "cpuacct.nr_switches", 19);
+}
+
+void *cg_shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		ksft_exit_fail_perror("mmap of shared memory");
+	return p;
+}
+
 const char *cg_test_name(const char *what)
 {
 	static char name[128];
 
-	snprintf(name, sizeof(name), "kselftest_cpuacct_%s.%d", what,
-		 (int)getpid());
+	if (snprintf(name, sizeof(name), "kselftest_cpuacct_%s.%d", what,
+		     (int)getpid()) >= (int)sizeof(name))
+		ksft_exit_fail_msg("group name %s too long\n", what);
 	return name;
 }
 
-char *cg_create(const char *name)
+/* Remember @path for removal at exit. */
+static void cg_track(const char *path)
 {
-	char *path;
+	char **p = realloc(cg_created, (cg_nr_created + 1) * sizeof(*p));
 
-	if (asprintf(&path, "%s/%s", cg_root, name) < 0)
-		return NULL;
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
-		free(path);
-		return NULL;
-	}
-	if (cg_nr_created < CG_MAX_CREATED)
-		cg_created[cg_nr_created++] = strdup(path);
-	return path;
+	if (p)
+		p[cg_nr_created] = strdup(path);
+	if (!p || !p[cg_nr_created])
+		ksft_exit_fail_msg("out of memory for the groups to remove\n");
+	cg_created = p;
+	cg_nr_created++;
 }
 
 char *cg_make(const char *top, const char *sub)
 {
-	char name[256];
 	char *path;
 
-	snprintf(name, sizeof(name), "%s%s", top, sub);
-	path = cg_create(name);
-	if (!path)
-		ksft_exit_fail_msg("cannot create %s\n", name);
+	if (asprintf(&path, "%s/%s%s", cg_root, top, sub) < 0)
+		ksft_exit_fail_msg("out of memory for group %s%s\n", top, sub);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		ksft_exit_fail_msg("cannot create %s: %s\n", path,
+				   strerror(errno));
+	cg_track(path);
 	return path;
 }
 
 static void cg_kill_tasks(const char *path)
 {
-	char buf[4096], *p;
+	static char buf[65536];
+	char *p;
 	int tries;
 
 	for (tries = 0; tries < 100; tries++) {
-		if (cg_read(path, "cgroup.procs", buf, sizeof(buf)) < 0 || !buf[0])
+		if (cg_read(path, "cgroup.procs", buf, sizeof(buf)) || !buf[0])
 			return;
 		for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n"))
 			kill(atoi(p), SIGKILL);
@@ -196,7 +222,7 @@ static void cg_kill_tasks(const char *path)
 	}
 }
 
-int cg_destroy(const char *path)
+int cg_destroy_tree(const char *path)
 {
 	char sub[PATH_MAX];
 	struct dirent *de;
@@ -211,7 +237,7 @@ int cg_destroy(const char *path)
 		    !strcmp(de->d_name, ".."))
 			continue;
 		if (!cg_file(sub, sizeof(sub), path, de->d_name))
-			cg_destroy(sub);
+			cg_destroy_tree(sub);
 	}
 	closedir(d);
 
@@ -230,28 +256,33 @@ int cg_destroy(const char *path)
 
 int cg_read(const char *cg, const char *file, char *buf, size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], c;
 	ssize_t n, total = 0;
-	int fd;
+	int fd, ret = 0;
 
+	buf[0] = '\0';
 	if (cg_file(path, sizeof(path), cg, file))
-		return -1;
+		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return -1;
-	while ((size_t)total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
-		if (n < 0) {
-			close(fd);
-			return -1;
-		}
-		if (!n)
+		return -errno;
+	for (;;) {
+		/* Once @buf is full, one more byte says if the file is larger */
+		if ((size_t)total < len - 1)
+			n = read(fd, buf + total, len - 1 - total);
+		else
+			n = read(fd, &c, 1);
+		if (n < 0)
+			ret = -errno;
+		else if (n && (size_t)total == len - 1)
+			ret = -EOVERFLOW;
+		if (n <= 0 || ret)
 			break;
 		total += n;
 	}
 	close(fd);
 	buf[total] = '\0';
-	return total;
+	return ret;
 }
 
 static int parse_u64(const char *s, const char **end, uint64_t *val)
@@ -275,7 +306,7 @@ int cg_read_u64(const char *cg, const char *file, uint64_t *val)
 	const char *end;
 	char buf[64];
 
-	if (cg_read(cg, file, buf, sizeof(buf)) <= 0)
+	if (cg_read(cg, file, buf, sizeof(buf)))
 		return -1;
 	if (parse_u64(buf, &end, val) || strcmp(end, "\n")) {
 		ksft_print_msg("%s/%s: bad format '%s'\n", cg, file, buf);
@@ -290,7 +321,7 @@ int cg_read_percpu(const char *cg, const char *file, uint64_t *vals, int max)
 	const char *p = buf;
 	int n = 0;
 
-	if (cg_read(cg, file, buf, sizeof(buf)) <= 0)
+	if (cg_read(cg, file, buf, sizeof(buf)))
 		return -1;
 	while (*p != '\n') {
 		if (n == max || parse_u64(p, &p, &vals[n]) || *p != ' ')
@@ -330,7 +361,7 @@ static int snap_usage_all(const char *cg, struct cg_snap *s)
 	unsigned long long u, y;
 	int i = 0, cpu, pos;
 
-	if (cg_read(cg, "cpuacct.usage_all", buf, sizeof(buf)) <= 0)
+	if (cg_read(cg, "cpuacct.usage_all", buf, sizeof(buf)))
 		return -1;
 	if (strncmp(buf, "cpu user system\n", 16))
 		goto bad;
@@ -379,7 +410,7 @@ int cg_snap_read_stat(const char *cg, struct cg_snap *s)
 	char buf[256];
 	int pos = -1;
 
-	if (cg_read(cg, "cpuacct.stat", buf, sizeof(buf)) <= 0)
+	if (cg_read(cg, "cpuacct.stat", buf, sizeof(buf)))
 		return -1;
 	if (sscanf(buf, "user %llu\nsystem %llu\n%n", &u, &y, &pos) != 2 ||
 	    pos < 0 || buf[pos]) {
@@ -476,20 +507,14 @@ bool cg_snap_sum_ok(const char *cg, const struct cg_snap *parent,
 
 void cg_tree_create(struct cg_tree *t, const char *what)
 {
-	char name[PATH_MAX];
 	int g;
 
 	t->cg = calloc(t->n, sizeof(*t->cg));
 	t->snaps = calloc(t->n, sizeof(*t->snaps));
 	if (!t->cg || !t->snaps)
 		ksft_exit_fail_msg("out of memory\n");
-	for (g = 0; g < t->n; g++) {
-		snprintf(name, sizeof(name), "%s%s", cg_test_name(what),
-			 t->names[g]);
-		t->cg[g] = cg_create(name);
-		if (!t->cg[g])
-			ksft_exit_fail_msg("cannot create %s\n", name);
-	}
+	for (g = 0; g < t->n; g++)
+		t->cg[g] = cg_make(cg_test_name(what), t->names[g]);
 }
 
 int cg_tree_settle(struct cg_tree *t)
@@ -529,8 +554,9 @@ bool cg_tree_sums_ok(const struct cg_tree *t, int p, int which)
 	return ok;
 }
 
-int cg_write(const char *cg, const char *file, const char *buf, size_t len)
+int cg_write(const char *cg, const char *file, const char *buf)
 {
+	size_t len = strlen(buf);
 	char path[PATH_MAX];
 	ssize_t n;
 	int fd;
@@ -550,17 +576,12 @@ int cg_write(const char *cg, const char *file, const char *buf, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-int cg_write_str(const char *cg, const char *file, const char *str)
-{
-	return cg_write(cg, file, str, strlen(str));
-}
-
 int cg_enter(const char *cg, pid_t pid)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%d", (int)pid);
-	return cg_write_str(cg, "cgroup.procs", buf);
+	return cg_write(cg, "cgroup.procs", buf);
 }
 
 int possible_cpus(int *cpus, int max)
@@ -1071,14 +1092,17 @@ void burn_cpu(uint64_t cpu_ns)
 	} while (thread_cputime_ns() - start < cpu_ns);
 }
 
+#define CG_STABLE_MAX	64
+
 int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
 		   int tries, int ms)
 {
-	uint64_t prev[64];
+	uint64_t prev[CG_STABLE_MAX];
 	int i, t;
 
-	if (n > 64)
-		return -1;
+	if (n > CG_STABLE_MAX)
+		ksft_exit_fail_msg("%s(): %d groups, at most %d\n", __func__,
+				   n, CG_STABLE_MAX);
 	for (t = 0; t < tries; t++) {
 		bool same = t > 0;
 
@@ -1104,7 +1128,7 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
 
 struct pp_report {
 	char who;
-	int err;		/* PP_E_* */
+	int err;		/* enum pp_error */
 	uint64_t sw[4];
 	uint64_t pre_sw, post_sw;	/* A: around entering its group */
 	uint64_t b_total_sw;	/* A: B's, from reap_exact() */
@@ -1113,12 +1137,29 @@ struct pp_report {
 	uint64_t elapsed_ns;
 };
 
-/* What went wrong in a ping-pong task, as the test output says it */
-enum {
-	PP_E_READY = 1, PP_E_READ, PP_E_PONG, PP_E_PIN,
-	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
-	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B,
+static const char * const pp_errors[PP_E_NR] = {
+	[PP_E_NONE]	= "no error",
+	[PP_E_READY]	= "B: cannot send its ready byte",
+	[PP_E_READ]	= "B: cannot read a ping",
+	[PP_E_PONG]	= "B: bad ping, or cannot answer it",
+	[PP_E_PIN]	= "cannot pin to the CPU",
+	[PP_E_ENTER]	= "cannot enter the group",
+	[PP_E_PIPE]	= "A: cannot create the pipes",
+	[PP_E_FORK]	= "A: cannot fork B",
+	[PP_E_B_READY]	= "A: no ready byte from B",
+	[PP_E_PING]	= "A: a round trip failed",
+	[PP_E_MOVE]	= "A: cannot move to the second group",
+	[PP_E_PING2]	= "A: a round trip after the move failed",
+	[PP_E_QUIT]	= "A: cannot tell B to quit",
+	[PP_E_REAP_B]	= "A: B failed, or cannot be reaped",
 };
+
+const char *pp_strerror(int err)
+{
+	if (err < 0 || err >= PP_E_NR || !pp_errors[err])
+		return "unknown error";
+	return pp_errors[err];
+}
 
 /* Without SCHED_FIFO, only the totals are inexact (reap_exact()). */
 
@@ -1133,6 +1174,32 @@ static int pp_xfer(int wfd, int rfd, char out, char expect)
 	return 0;
 }
 
+int pp_echo(int rfd, int wfd, bool ready)
+{
+	char c;
+
+	if (ready && pp_xfer(wfd, -1, PP_READY, 0))
+		return PP_E_READY;
+	for (;;) {
+		if (read(rfd, &c, 1) != 1)
+			return PP_E_READ;
+		if (c == PP_QUIT)
+			return PP_E_NONE;
+		if (c != PP_PING || pp_xfer(wfd, -1, PP_PONG, 0))
+			return PP_E_PONG;
+	}
+}
+
+int pp_wait_ready(int rfd)
+{
+	return pp_xfer(-1, rfd, 0, PP_READY);
+}
+
+int pp_quit(int wfd)
+{
+	return pp_xfer(wfd, -1, PP_QUIT, 0);
+}
+
 static void pp_send(int fd, struct pp_report *r)
 {
 	if (write(fd, r, sizeof(*r)) != sizeof(*r))
@@ -1144,25 +1211,14 @@ static void pp_task_b(const struct pp_spec *spec, int ping_rd, int pong_wr,
 		      int res_wr, int xcpu)
 {
 	struct pp_report r = { .who = 'B' };
-	char c;
 
 	/* In a group of its own: pinned again, as A is */
 	if (spec->b_cg && (cg_enter(spec->b_cg, getpid()) ||
 			   (spec->cpu >= 0 && pin_to_cpu(spec->cpu))))
 		r.err = PP_E_ENTER;
 	r.sw[0] = task_switches();
-	if (pp_xfer(pong_wr, -1, PP_READY, 0))
-		r.err = PP_E_READY;
-	while (!r.err) {
-		if (read(ping_rd, &c, 1) != 1) {
-			r.err = PP_E_READ;
-			break;
-		}
-		if (c == PP_QUIT)
-			break;
-		if (c != PP_PING || pp_xfer(pong_wr, -1, PP_PONG, 0))
-			r.err = PP_E_PONG;
-	}
+	if (!r.err)
+		r.err = pp_echo(ping_rd, pong_wr, true);
 	r.sw[1] = task_switches();
 	if (xcpu >= 0)
 		become_fifo_on(xcpu);
@@ -1170,12 +1226,15 @@ static void pp_task_b(const struct pp_spec *spec, int ping_rd, int pong_wr,
 	_exit(0);
 }
 
-static long pp_rounds(int ping_wr, int pong_rd, long rounds,
-		      uint64_t duration_ns, uint64_t *elapsed_ns)
+long pp_rounds(int ping_wr, int pong_rd, long rounds, uint64_t duration_ns,
+	       uint64_t *elapsed_ns)
 {
-	uint64_t start = now_ns(), now = start;
+	uint64_t start = 0, now = 0;
 	long i;
 
+	if (elapsed_ns || duration_ns)
+		start = now_ns();
+	now = start;
 	for (i = 0; duration_ns || i < rounds; i++) {
 		/* Check the clock rarely: it may be a slow system call. */
 		if (duration_ns && !(i & 63)) {
@@ -1186,6 +1245,8 @@ static long pp_rounds(int ping_wr, int pong_rd, long rounds,
 		if (pp_xfer(ping_wr, pong_rd, PP_PING, PP_PONG))
 			return -1;
 	}
+	if (!elapsed_ns)
+		return i;
 	if (!duration_ns)
 		now = now_ns();
 	*elapsed_ns = now - start;
@@ -1246,7 +1307,7 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 	close(pong[1]);
 
 	r.sw[0] = task_switches();
-	if (pp_xfer(-1, pong[0], 0, PP_READY)) {
+	if (pp_wait_ready(pong[0])) {
 		r.err = PP_E_B_READY;
 		goto quit;
 	}
@@ -1281,7 +1342,7 @@ quit:
 	/* B exits where A, to wait for it, already is. */
 	if (xcpu >= 0)
 		become_fifo_on(xcpu);
-	if (write(ping[1], (char []){ PP_QUIT }, 1) != 1)
+	if (pp_quit(ping[1]))
 		r.err = r.err ?: PP_E_QUIT;
 	close(ping[1]);
 	if (xcpu >= 0)
@@ -1335,8 +1396,8 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 	while (read(res_pipe[0], &r, sizeof(r)) == sizeof(r)) {
 		got |= r.who == 'A' ? 1 : 2;
 		if (r.err) {
-			ksft_print_msg("ping-pong task %c: error %d\n",
-				       r.who, r.err);
+			ksft_print_msg("ping-pong task %c: %s\n",
+				       r.who, pp_strerror(r.err));
 			err = -1;
 		}
 		if (r.who == 'A') {
@@ -1369,4 +1430,125 @@ out:
 	if (spec->exact && become_normal(&mask))
 		err = -1;
 	return err;
+}
+
+static __printf(2, 3) void reader_fail(struct cg_readers_state *st,
+				       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (GET(st->failed))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(st->why, sizeof(st->why), fmt, ap);
+	va_end(ap);
+	SET(st->failed, 1);
+}
+
+/* The totals that must never go down */
+static const char * const reader_totals[] = {
+	"cpuacct.usage", "cpuacct.nr_switches",
+};
+
+static void __noreturn reader(const struct cg_readers *r, bool has_sw)
+{
+	uint64_t last[CG_READERS_MAX_GROUPS][ARRAY_SIZE(reader_totals)] = { 0 };
+	struct cg_readers_state *st = r->st;
+	static uint64_t pc[CG_MAX_CPUS];
+	static char buf[65536];
+	unsigned int f;
+	uint64_t v;
+	int g, ret;
+
+	while (!GET(st->stop)) {
+		for (g = 0; g < r->n; g++) {
+			const char *cg = r->groups[g];
+
+			for (f = 0; f < CG_NR_FILES; f++) {
+				if (!has_sw && cg_is_sw_file(cg_files[f]))
+					continue;
+				ret = cg_read(cg, cg_files[f], buf, sizeof(buf));
+				if (ret || !buf[0])
+					reader_fail(st, "%s/%s: %s", cg,
+						    cg_files[f], ret ?
+						    strerror(-ret) : "empty");
+			}
+			if (cg_read_percpu(cg, "cpuacct.usage_percpu", pc,
+					   CG_MAX_CPUS) <= 0)
+				reader_fail(st, "%s/cpuacct.usage_percpu: bad format",
+					    cg);
+			for (f = 0; f < ARRAY_SIZE(reader_totals); f++) {
+				if (!has_sw && cg_is_sw_file(reader_totals[f]))
+					continue;
+				if (cg_read_u64(cg, reader_totals[f], &v)) {
+					reader_fail(st, "%s/%s: bad format", cg,
+						    reader_totals[f]);
+					continue;
+				}
+				if (v < last[g][f])
+					reader_fail(st, "%s/%s: %llu after %llu",
+						    cg, reader_totals[f],
+						    (unsigned long long)v,
+						    (unsigned long long)last[g][f]);
+				last[g][f] = v;
+			}
+		}
+		INC(st->reads);
+		/* It comes and goes: only a successful read counts. */
+		if (r->vanishing &&
+		    !cg_read(r->vanishing, "cpuacct.usage_all", buf, sizeof(buf))) {
+			if (strncmp(buf, "cpu user system\n", 16))
+				reader_fail(st, "%s/cpuacct.usage_all: bad format",
+					    r->vanishing);
+			INC(st->vanishing_reads);
+		}
+		if (r->pause_us)
+			usleep(r->pause_us);
+	}
+	_exit(0);
+}
+
+void cg_readers_start(struct cg_readers *r)
+{
+	pid_t ppid = getpid();
+	bool has_sw = cg_has_nr_switches();
+	int i;
+
+	if (r->nr < 1 || r->nr > CG_MAX_READERS || r->n < 1 ||
+	    r->n > CG_READERS_MAX_GROUPS)
+		ksft_exit_fail_msg("readers: %d of %d groups, at most %d of %d\n",
+				   r->nr, r->n, CG_MAX_READERS,
+				   CG_READERS_MAX_GROUPS);
+	if (!r->st)
+		r->st = cg_shared(sizeof(*r->st));
+	memset(r->st, 0, sizeof(*r->st));
+	/* Or the children would inherit, and might print, our buffer. */
+	fflush(stdout);
+	for (i = 0; i < r->nr; i++) {
+		r->pids[i] = fork();
+		if (r->pids[i] < 0)
+			ksft_exit_fail_perror("fork of a reader");
+		if (r->pids[i])
+			continue;
+		/* Killed with the test, never left running */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != ppid)
+			_exit(1);
+		if (r->pin)
+			pin_to_cpu(allowed_cpu(i));
+		reader(r, has_sw);
+	}
+}
+
+bool cg_readers_stop(struct cg_readers *r)
+{
+	int i, status;
+
+	SET(r->st->stop, 1);
+	for (i = 0; i < r->nr; i++)
+		if (waitpid(r->pids[i], &status, 0) != r->pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			reader_fail(r->st, "reader %d failed", (int)r->pids[i]);
+	if (GET(r->st->failed))
+		ksft_print_msg("reader: %s\n", r->st->why);
+	return !GET(r->st->failed);
 }

@@ -28,9 +28,13 @@ struct cg_test {
 
 #define CG_TEST(name)	{ test_##name, #name }
 
-/* Shared memory between a test and its children (MAP_SHARED) */
+/* Shared memory between a test and its children (cg_shared()) */
 #define GET(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
 #define SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+#define INC(x)		__atomic_add_fetch(&(x), 1, __ATOMIC_SEQ_CST)
+
+/* @size bytes of zeroed MAP_SHARED memory; exits the test on failure. */
+void *cg_shared(size_t size);
 
 /*
  * Report @ret (KSFT_PASS, KSFT_SKIP; anything else fails) as @fmt.
@@ -81,20 +85,30 @@ int cg_setup(void);
 bool cg_has_nr_switches(void);
 
 /*
- * Create a group @name (a path relative to cg_root, parents first) and
- * remember it for removal at exit; returns its malloc()ed full path.
+ * The names below that ../cgroup/cgroup_util.h also declares (cg_read(),
+ * cg_write(), cg_enter()) keep its contracts: 0 on success or -errno.
+ * Those whose contracts differ have other names (cg_make(),
+ * cg_destroy_tree()).
  */
-char *cg_create(const char *name);
+
 /*
- * cg_create() of @top followed by @sub ("" or "/a/b"); fails the test if
- * the group cannot be created.
+ * Create the group @top followed by @sub ("" or "/a/b"), a path relative
+ * to cg_root, parents first, and remember it for removal at exit; returns
+ * its malloc()ed full path.  Fails the test if it cannot be created.
  */
 char *cg_make(const char *top, const char *sub);
-/* Kill the tasks of the group tree @path, then remove it bottom-up. */
-int cg_destroy(const char *path);
+/*
+ * Kill the tasks of the group tree @path, then remove it bottom-up; 0 if
+ * it is gone, -1 (and says why) if a group stays busy.
+ */
+int cg_destroy_tree(const char *path);
 /* Name unique to this test run, for the top group of a test. */
 const char *cg_test_name(const char *what);
 
+/*
+ * Read all of @file of @cg into @buf, NUL-terminated: 0, or -errno
+ * (-EOVERFLOW if it does not fit in @len bytes).
+ */
 int cg_read(const char *cg, const char *file, char *buf, size_t len);
 /* A u64 file: one decimal number and a newline, nothing else. */
 int cg_read_u64(const char *cg, const char *file, uint64_t *val);
@@ -104,10 +118,16 @@ int cg_read_u64(const char *cg, const char *file, uint64_t *val);
  * of values, -1 on a read or format error.
  */
 int cg_read_percpu(const char *cg, const char *file, uint64_t *vals, int max);
-/* Returns 0, or -errno of the open() or write(). */
-int cg_write(const char *cg, const char *file, const char *buf, size_t len);
-int cg_write_str(const char *cg, const char *file, const char *str);
+/* Write the string @buf to @file of @cg: 0, or -errno. */
+int cg_write(const char *cg, const char *file, const char *buf);
+/* Move @pid to @cg: 0, or -errno. */
 int cg_enter(const char *cg, pid_t pid);
+
+/* Every file of a cpuacct group, cpuacct.nr_switches* last */
+#define CG_NR_FILES	10
+extern const char * const cg_files[CG_NR_FILES];
+/* Is @file cpuacct.nr_switches or cpuacct.nr_switches_percpu? */
+bool cg_is_sw_file(const char *file);
 
 /* Number of possible CPUs and their numbers, from .../cpu/possible. */
 int possible_cpus(int *cpus, int max);
@@ -244,6 +264,66 @@ struct pp_result {
 
 /* Runs the ping-pong and reaps both tasks; returns 0 if all went well. */
 int pingpong(const struct pp_spec *spec, struct pp_result *res);
+
+/*
+ * The two sides of every ping-pong of these tests, one byte each way per
+ * round trip.  pp_echo(): B, answers each ping on @rfd on @wfd until told
+ * to quit (after a ready byte first, if @ready): 0, or a PP_E_* error.
+ * pp_wait_ready(): A, waits for that ready byte: 0 or -1.  pp_rounds():
+ * A, @rounds round trips, or as many as fit in @duration_ns if set, timed
+ * into *@elapsed_ns (unless NULL, duration_ns 0): how many, -1 on an
+ * error.  pp_quit(): A, tells B to quit: 0 or -1.
+ */
+int pp_echo(int rfd, int wfd, bool ready);
+int pp_wait_ready(int rfd);
+long pp_rounds(int wfd, int rfd, long rounds, uint64_t duration_ns,
+	       uint64_t *elapsed_ns);
+int pp_quit(int wfd);
+
+/* What went wrong in a ping-pong task; pp_strerror() says it in words. */
+enum pp_error {
+	PP_E_NONE, PP_E_READY, PP_E_READ, PP_E_PONG, PP_E_PIN,
+	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
+	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B, PP_E_NR
+};
+
+const char *pp_strerror(int err);
+
+/*
+ * Reader processes that watch groups while a test works in them: each
+ * reads every cpuacct file of each of @groups over and over, until
+ * cg_readers_stop(), and fails if a read fails or comes back empty, if
+ * cpuacct.usage or cpuacct.usage_percpu does not parse, or if
+ * cpuacct.usage or cpuacct.nr_switches of a group ever goes down.  After
+ * each pass, @vanishing (a group that may come and go), if set, is read
+ * too: its cpuacct.usage_all need only be well formed when it reads.
+ */
+#define CG_MAX_READERS		4
+#define CG_READERS_MAX_GROUPS	16
+
+struct cg_readers_state {	/* shared with the readers */
+	int stop;
+	int failed;
+	long reads;		/* passes over @groups */
+	long vanishing_reads;	/* reads of @vanishing that succeeded */
+	char why[256];		/* the first failure */
+};
+
+struct cg_readers {
+	char * const *groups;
+	int n;			/* of @groups */
+	int nr;			/* reader processes */
+	bool pin;		/* reader i on allowed_cpu(i) */
+	long pause_us;		/* between passes */
+	const char *vanishing;
+	struct cg_readers_state *st;	/* cg_readers_start() */
+	pid_t pids[CG_MAX_READERS];
+};
+
+/* Start them (limits exceeded fail the test); resets st's counts. */
+void cg_readers_start(struct cg_readers *r);
+/* Stop them and wait for them: true if none failed, else says why. */
+bool cg_readers_stop(struct cg_readers *r);
 
 /*
  * A task's runtime (its CPU clock: the se.sum_exec_runtime cpuacct.usage

@@ -139,12 +139,8 @@ int main(int argc, char **argv)
 	for (d = 0; d < nr_depths; d++)
 		runs[d].cg = have_cpuacct && !depths[d] ? cg_root : NULL;
 	for (level = 1; have_cpuacct && level <= MAX_DEPTH; level++) {
-		char *path = cg_create(name);
+		char *path = cg_make(name, "");
 
-		if (!path) {
-			fprintf(stderr, "cannot create %s\n", name);
-			return 1;
-		}
 		for (d = 0; d < nr_depths; d++)
 			if (depths[d] == level)
 				runs[d].cg = path;

@@ -42,7 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -64,123 +63,40 @@
 /* Stop early rather than run into the kselftest timeout on slow guests. */
 #define MAX_CHURN_NS	(40 * NSEC_PER_SEC)
 
-/* Shared between processes; accessed with __atomic builtins. */
+/* Written by the worker, read by the test; accessed with GET and SET. */
 struct shared {
-	int stop;
-	long reads;
-	long child_reads;
-	int failed;
-	char why[256];
-	/* written by the worker */
 	int cycles;
 	int worker_failed;
 	char worker_why[256];
 };
 
-static const char * const parent_files[] = {
-	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
-	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
-	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
-	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
-};
-
-static void reader_fail(struct shared *sh, const char *what, const char *file)
-{
-	snprintf(sh->why, sizeof(sh->why), "%s %s", what, file);
-	SET(sh->failed, 1);
-}
-
-static void reader(struct shared *sh, const char *parent, const char *child,
-		   bool has_sw)
-{
-	uint64_t usage, sw = 0, last_usage = 0, last_sw = 0;
-	uint64_t pc[CG_MAX_CPUS];
-	char buf[65536];
-	unsigned int i;
-
-	while (!GET(sh->stop) && !GET(sh->failed)) {
-		for (i = 0; i < ARRAY_SIZE(parent_files); i++) {
-			if (!has_sw && strstr(parent_files[i], "nr_switches"))
-				continue;
-			if (cg_read(parent, parent_files[i], buf,
-				    sizeof(buf)) <= 0)
-				reader_fail(sh, "read", parent_files[i]);
-		}
-		if (cg_read_u64(parent, "cpuacct.usage", &usage) ||
-		    cg_read_percpu(parent, "cpuacct.usage_percpu", pc,
-				   CG_MAX_CPUS) <= 0)
-			reader_fail(sh, "parse", "cpuacct.usage");
-		if (usage < last_usage)
-			reader_fail(sh, "decrease of", "cpuacct.usage");
-		last_usage = usage;
-		if (has_sw) {
-			if (cg_read_u64(parent, "cpuacct.nr_switches", &sw))
-				reader_fail(sh, "parse", "cpuacct.nr_switches");
-			if (sw < last_sw)
-				reader_fail(sh, "decrease of",
-					    "cpuacct.nr_switches");
-			last_sw = sw;
-		}
-		SET(sh->reads, sh->reads + 1);
-		/* The child comes and goes: only a successful read counts. */
-		if (cg_read(child, "cpuacct.usage_all", buf, sizeof(buf)) > 0) {
-			if (strncmp(buf, "cpu user system\n", 16))
-				reader_fail(sh, "format", "child usage_all");
-			SET(sh->child_reads, sh->child_reads + 1);
-		}
-		usleep(200);
-	}
-	_exit(0);
-}
-
-struct pong_arg {
-	int ping_rd, pong_wr;
-};
-
 static void *pong_thread(void *p)
 {
-	struct pong_arg *a = p;
-	char c = 'R';
+	const int *fds = p;
 
-	if (write(a->pong_wr, &c, 1) != 1)
-		return (void *)1;
-	while (read(a->ping_rd, &c, 1) == 1 && c == 'm') {
-		if (write(a->pong_wr, &c, 1) != 1)
-			return (void *)1;
-	}
-	return c == 'q' ? NULL : (void *)1;
+	return pp_echo(fds[0], fds[1], true) ? (void *)1 : NULL;
 }
 
 /* ROUNDS round trips with a new thread, on one CPU, in the current group */
 static int thread_pingpong(int cpu)
 {
-	int ping[2], pong[2], i, ret = -1;
-	struct pong_arg a;
+	int ping[2], pong[2], fds[2], ret = -1;
 	pthread_t t;
 	void *res;
-	char c;
 
 	/* The CPU may have gone offline (CPU 0 stays). */
 	if ((pin_to_cpu(cpu) && pin_to_cpu(0)) || pipe(ping))
 		return -1;
 	if (pipe(pong))
 		goto close_ping;
-	a.ping_rd = ping[0];
-	a.pong_wr = pong[1];
-	if (pthread_create(&t, NULL, pong_thread, &a))
+	fds[0] = ping[0];
+	fds[1] = pong[1];
+	if (pthread_create(&t, NULL, pong_thread, fds))
 		goto close_pong;
-	if (read(pong[0], &c, 1) != 1 || c != 'R')
-		goto quit;
-	for (i = 0; i < ROUNDS; i++) {
-		c = 'm';
-		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1 ||
-		    c != 'm')
-			goto quit;
-	}
-	ret = 0;
-quit:
-	c = 'q';
-	if (write(ping[1], &c, 1) != 1)
+	if (!pp_wait_ready(pong[0]) &&
+	    pp_rounds(ping[1], pong[0], ROUNDS, 0, NULL) == ROUNDS)
+		ret = 0;
+	if (pp_quit(ping[1]))
 		ret = -1;
 	if (pthread_join(t, &res) || res)
 		ret = -1;
@@ -200,6 +116,8 @@ static void worker_fail(struct shared *sh, int cycle, const char *what)
 	SET(sh->worker_failed, 1);
 }
 
+static struct cg_readers readers = { .n = 1, .nr = 1, .pause_us = 200 };
+
 static void worker(struct shared *sh, const char *parent, const char *child,
 		   bool has_sw, int cycles, uint64_t max_ns)
 {
@@ -210,7 +128,7 @@ static void worker(struct shared *sh, const char *parent, const char *child,
 		worker_fail(sh, -1, "enter parent");
 		_exit(1);
 	}
-	for (i = 0; i < cycles && !GET(sh->failed); i++) {
+	for (i = 0; i < cycles && !GET(readers.st->failed); i++) {
 		if (mkdir(child, 0755)) {
 			worker_fail(sh, i, "mkdir");
 			break;
@@ -251,7 +169,7 @@ static void worker(struct shared *sh, const char *parent, const char *child,
 
 static struct shared *sh;
 static char *parent, child[4096];
-static bool has_sw;
+static bool has_sw, readers_ok;
 static int cycles = CYCLES;
 static uint64_t max_ns = MAX_CHURN_NS;
 /* Where the warm-up left them; the parent's counters before the churn */
@@ -266,11 +184,10 @@ static void churn_alone(int n, const char *what)
 	int status;
 	pid_t wk;
 
-	parent = cg_create(cg_test_name("churn"));
-	if (!parent)
-		ksft_exit_fail_msg("cannot create parent\n");
+	parent = cg_make(cg_test_name("churn"), "");
 	snprintf(child, sizeof(child), "%s/c", parent);
 	memset(sh, 0, sizeof(*sh));
+	memset(readers.st, 0, sizeof(*readers.st));
 	fflush(stdout);
 	wk = fork();
 	if (wk < 0)
@@ -290,10 +207,9 @@ static void setup(void)
 {
 	int i;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		ksft_exit_fail_perror("mmap");
+	sh = cg_shared(sizeof(*sh));
+	/* The readers' state, for the worker's warm-up */
+	readers.st = cg_shared(sizeof(*readers.st));
 	churn_alone(WARMUP_CYCLES, "warm-up");
 	percpu0 = meminfo_percpu_kb();
 	num0 = proc_cgroups_num();
@@ -320,14 +236,11 @@ static int test_churn_cycles_succeed(void)
 {
 	uint64_t start;
 	int status;
-	pid_t rd, wk;
+	pid_t wk;
 
-	fflush(stdout);
-	rd = fork();
-	if (rd < 0)
-		ksft_exit_fail_perror("fork");
-	if (!rd)
-		reader(sh, parent, child, has_sw);
+	readers.groups = &parent;
+	readers.vanishing = child;
+	cg_readers_start(&readers);
 
 	start = now_ns();
 	wk = fork();
@@ -339,14 +252,11 @@ static int test_churn_cycles_succeed(void)
 	    WEXITSTATUS(status))
 		SET(sh->worker_failed, 1);
 
-	SET(sh->stop, 1);
-	if (waitpid(rd, &status, 0) != rd || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		SET(sh->failed, 1);
+	readers_ok = cg_readers_stop(&readers);
 	ksft_print_msg("%d cycles in %llu ms, %ld parent reads, %ld child reads\n",
 		       sh->cycles,
 		       (unsigned long long)(now_ns() - start) / 1000000,
-		       sh->reads, sh->child_reads);
+		       readers.st->reads, readers.st->vanishing_reads);
 	if (sh->cycles < CYCLES)
 		ksft_print_msg("stopped after %d s\n",
 			       (int)(max_ns / NSEC_PER_SEC));
@@ -357,11 +267,10 @@ static int test_churn_cycles_succeed(void)
 	       KSFT_PASS : KSFT_FAIL;
 }
 
+/* cg_readers_stop() said why not */
 static int test_concurrent_reads_succeed_and_never_decrease(void)
 {
-	if (sh->failed)
-		ksft_print_msg("reader: %s\n", sh->why);
-	return !sh->failed && sh->reads > 0 ? KSFT_PASS : KSFT_FAIL;
+	return readers_ok && readers.st->reads > 0 ? KSFT_PASS : KSFT_FAIL;
 }
 
 /* The parent kept every removed child's charges. */
@@ -390,7 +299,7 @@ static int test_no_group_leaked(void)
 {
 	int i;
 
-	if (cg_destroy(parent))
+	if (cg_destroy_tree(parent))
 		ksft_exit_fail_msg("cannot remove parent\n");
 
 	for (i = 0; i < SETTLE_MS / 100; i++) {
@@ -446,7 +355,7 @@ static int test_percpu_memory_returns(void)
 	churn_alone(CYCLES, "second churn");
 	if (!conclusive(sh->cycles))
 		return KSFT_SKIP;
-	if (cg_destroy(parent))
+	if (cg_destroy_tree(parent))
 		ksft_exit_fail_msg("cannot remove parent\n");
 
 	for (i = 0; i < SETTLE_MS / 100; i++) {

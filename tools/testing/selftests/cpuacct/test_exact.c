@@ -39,7 +39,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -67,15 +66,7 @@ struct pair {
 	uint64_t sw0, rt0;	/* counts of A and B at entry */
 };
 
-/* Shared with the readers */
-struct shared {
-	int stop;
-	long reads;
-	int failed;
-	char why[256];
-};
-
-static struct shared *sh;
+static struct cg_readers readers = { .nr = READERS, .pin = true };
 static int cpus[CG_MAX_CPUS], ncpus;
 
 /* A child: killed with the test, never left running (nor holding stdout) */
@@ -106,26 +97,18 @@ static char rd(int fd)
 /* A: a burst per 'g' on @go, then 'd' on @done; 'q' ends both. */
 static void worker_a(int go, int done, int to_b, int from_b)
 {
-	char c;
-	int i;
-
 	wr(done, 'r');
-	while ((c = rd(go)) != 'q') {
-		for (i = 0; i < ROUNDS; i++) {
-			wr(to_b, 'p');
-			rd(from_b);
-		}
+	while (rd(go) != 'q') {
+		if (pp_rounds(to_b, from_b, ROUNDS, 0, NULL) != ROUNDS)
+			_exit(1);
 		wr(done, 'd');
 	}
-	wr(to_b, 'q');
-	_exit(0);
+	_exit(pp_quit(to_b) ? 1 : 0);
 }
 
 static void worker_b(int from_a, int to_a)
 {
-	while (rd(from_a) != 'q')
-		wr(to_a, 'p');
-	_exit(0);
+	_exit(pp_echo(from_a, to_a, false) ? 1 : 0);
 }
 
 static int pair_start(struct pair *p, int cpu)
@@ -229,74 +212,20 @@ static void pair_burst_wait(struct pair *p)
 		ksft_exit_fail_msg("worker failed\n");
 }
 
-/* Readers: read every file of @n groups; totals must never go down. */
-static const char * const files[] = {
-	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
-	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
-	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
-	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
-};
-
-static const char * const totals[] = {
-	"cpuacct.nr_switches", "cpuacct.usage",
-};
-
-static void reader(char * const *cgs, int n)
-{
-	uint64_t last[16][2] = { 0 }, v;
-	char buf[8192];
-	int i, f;
-
-	while (!GET(sh->stop)) {
-		for (i = 0; i < n; i++) {
-			for (f = 0; f < (int)(sizeof(files) / sizeof(*files)); f++)
-				cg_read(cgs[i], files[f], buf, sizeof(buf));
-			for (f = 0; f < 2; f++) {
-				if (cg_read_u64(cgs[i], totals[f], &v))
-					continue;
-				if (v < last[i][f] && !GET(sh->failed)) {
-					snprintf(sh->why, sizeof(sh->why),
-						 "%s/%s: %llu after %llu", cgs[i],
-						 totals[f], U(v), U(last[i][f]));
-					SET(sh->failed, 1);
-				}
-				last[i][f] = v;
-			}
-		}
-		__atomic_add_fetch(&sh->reads, 1, __ATOMIC_SEQ_CST);
-	}
-	_exit(0);
-}
-
-static pid_t readers[READERS];
-
+/* Readers of @n groups: totals must never go down (cg_readers_start()) */
 static void readers_start(char * const *cgs, int n)
 {
-	int i;
-
-	SET(sh->stop, 0);
-	SET(sh->failed, 0);
-	SET(sh->reads, 0);
-	for (i = 0; i < READERS; i++) {
-		readers[i] = fork_child();
-		if (!readers[i]) {
-			pin_to_cpu(allowed_cpu(i));
-			reader(cgs, n);
-		}
-	}
+	readers.groups = cgs;
+	readers.n = n;
+	cg_readers_start(&readers);
 }
 
 static bool readers_stop(const char *what)
 {
-	int i;
+	bool ok = cg_readers_stop(&readers);
 
-	SET(sh->stop, 1);
-	for (i = 0; i < READERS; i++)
-		waitpid(readers[i], NULL, 0);
-	ksft_print_msg("%s: %ld reader passes\n", what, GET(sh->reads));
-	if (GET(sh->failed))
-		ksft_print_msg("%s\n", sh->why);
-	return !GET(sh->failed);
+	ksft_print_msg("%s: %ld reader passes\n", what, readers.st->reads);
+	return ok;
 }
 
 static bool sums_ok(const char *p, char * const *kids, int n,
@@ -343,7 +272,16 @@ static bool group_exact(const char *cg, uint64_t sw, uint64_t rt)
  *    +- P2 --- Q --- L3
  *    +- L4
  */
-static void test_tree(const char *top)
+static const char *top;
+/* What each part saw, for the tests that report it */
+static int tree_bad_sum;
+static bool tree_readers_ok, removal_readers_ok, reset_readers_ok;
+static long tree_reads;
+/* The pair of the reset part, and its groups, for the reset at rest */
+static struct pair reset_pair;
+static char *reset_g, *reset_s;
+
+static int test_leaves_exact_vs_tasks_switches_and_runtime(void)
 {
 	char *t = cg_make(top, "/T"), *p1 = cg_make(top, "/T/P1");
 	char *l1 = cg_make(top, "/T/P1/L1"), *l2 = cg_make(top, "/T/P1/L2");
@@ -397,10 +335,25 @@ static void test_tree(const char *top)
 		       ROUNDS, PAIRS);
 	ksft_print_msg("%d inexact samples (first in burst %d), %d bad sums\n",
 		       bad_sw, first, bad_sum);
-	ksft_test_result(!bad_sw, "leaves_exact_vs_tasks_switches_and_runtime\n");
-	ksft_test_result(!bad_sum, "parents_are_percpu_sums_of_children\n");
-	ksft_test_result(ok, "totals_never_decrease_under_readers\n");
-	ksft_test_result(GET(sh->reads) > 0, "readers_ran_throughout\n");
+	tree_bad_sum = bad_sum;
+	tree_readers_ok = ok;
+	tree_reads = readers.st->reads;
+	return !bad_sw ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_parents_are_percpu_sums_of_children(void)
+{
+	return !tree_bad_sum ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_totals_never_decrease_under_readers(void)
+{
+	return tree_readers_ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_readers_ran_throughout(void)
+{
+	return tree_reads > 0 ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
@@ -410,7 +363,7 @@ static void test_tree(const char *top)
  * asynchronously (css_free, after a grace period), so it races with the
  * readers and with the next child's work.
  */
-static void test_removal(const char *top)
+static int test_removed_children_reach_parent_exactly_once(void)
 {
 	char *r = cg_make(top, "/R");
 	char * const watch[] = { r };
@@ -469,8 +422,13 @@ static void test_removal(const char *top)
 			       U(v), U(sum_sw), U(u), U(sum_us));
 		bad++;
 	}
-	ksft_test_result(!bad, "removed_children_reach_parent_exactly_once\n");
-	ksft_test_result(ok, "parent_never_decreases_during_removals\n");
+	removal_readers_ok = ok;
+	return !bad ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_parent_never_decreases_during_removals(void)
+{
+	return removal_readers_ok ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
@@ -478,75 +436,95 @@ static void test_removal(const char *top)
  * runs bursts.  C and G must stay exact; at rest, a reset of S reads 0,
  * and the next burst adds exactly the pair's counts to it.
  */
-static void test_reset(const char *top)
+static int test_reset_under_load_keeps_child_and_ancestor_exact(void)
 {
 	char *g = cg_make(top, "/G"), *s = cg_make(top, "/G/S");
 	char *c = cg_make(top, "/G/S/C");
-	char * const watch[] = { g, c };
-	struct pair p;
-	uint64_t sw, rt, sw1, rt1, v = 0, u = 0, end;
+	char *watch[2];
+	struct pair *p = &reset_pair;
+	uint64_t sw, rt, end;
 	int b, bad = 0;
 	pid_t resetter;
-	bool ok;
 
-	if (pair_start(&p, allowed_cpu(0)) || pair_enter(&p, c))
+	reset_g = g;
+	reset_s = s;
+	watch[0] = g;
+	watch[1] = c;
+	if (pair_start(p, allowed_cpu(0)) || pair_enter(p, c))
 		ksft_exit_fail_msg("cannot start workers\n");
 	readers_start(watch, 2);
 	resetter = fork_child();
 	if (!resetter) {
-		while (!GET(sh->stop)) {
-			cg_write_str(s, "cpuacct.nr_switches", "0");
-			cg_write_str(s, "cpuacct.usage", "0");
+		while (!GET(readers.st->stop)) {
+			cg_write(s, "cpuacct.nr_switches", "0");
+			cg_write(s, "cpuacct.usage", "0");
 		}
 		_exit(0);
 	}
 	end = now_ns() + PART_NS;
 	for (b = 0; b < RESET_BURSTS && now_ns() < end; b++) {
-		pair_burst_start(&p);
-		pair_burst_wait(&p);
-		pair_settle(&p, &sw, &rt);
-		bad += !group_exact(c, sw - p.sw0, rt - p.rt0);
-		bad += !group_exact(g, sw - p.sw0, rt - p.rt0);
+		pair_burst_start(p);
+		pair_burst_wait(p);
+		pair_settle(p, &sw, &rt);
+		bad += !group_exact(c, sw - p->sw0, rt - p->rt0);
+		bad += !group_exact(g, sw - p->sw0, rt - p->rt0);
 	}
-	ok = readers_stop("reset");
+	reset_readers_ok = readers_stop("reset");
 	waitpid(resetter, NULL, 0);
 	ksft_print_msg("%d bursts under resets\n", b);
-	ksft_test_result(!bad, "reset_under_load_keeps_child_and_ancestor_exact\n");
-	ksft_test_result(ok, "reset_under_load_ancestor_never_decreases\n");
+	return !bad ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* At rest: zero, then exactly the next burst */
-	ok = !cg_write_str(s, "cpuacct.nr_switches", "0") &&
-	     !cg_write_str(s, "cpuacct.usage", "0") &&
+static int test_reset_under_load_ancestor_never_decreases(void)
+{
+	return reset_readers_ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* At rest: zero, then exactly the next burst */
+static int test_reset_at_rest_reads_0_then_exact(void)
+{
+	char *g = reset_g, *s = reset_s;
+	uint64_t sw, rt, sw1, rt1, v = 0, u = 0;
+	struct pair *p = &reset_pair;
+	bool ok;
+
+	ok = !cg_write(s, "cpuacct.nr_switches", "0") &&
+	     !cg_write(s, "cpuacct.usage", "0") &&
 	     !cg_read_u64(s, "cpuacct.nr_switches", &v) &&
 	     !cg_read_u64(s, "cpuacct.usage", &u) && v == 0 && u == 0;
 	if (!ok)
 		ksft_print_msg("S after reset at rest: %llu switches, %llu ns\n",
 			       U(v), U(u));
-	pair_settle(&p, &sw, &rt);
-	pair_burst_start(&p);
-	pair_burst_wait(&p);
-	pair_settle(&p, &sw1, &rt1);
+	pair_settle(p, &sw, &rt);
+	pair_burst_start(p);
+	pair_burst_wait(p);
+	pair_settle(p, &sw1, &rt1);
 	ok = ok && group_exact(s, sw1 - sw, rt1 - rt) &&
-	     group_exact(g, sw1 - p.sw0, rt1 - p.rt0);
-	pair_stop(&p);
-	ksft_test_result(ok, "reset_at_rest_reads_0_then_exact\n");
+	     group_exact(g, sw1 - p->sw0, rt1 - p->rt0);
+	pair_stop(p);
+	return ok ? KSFT_PASS : KSFT_FAIL;
 }
+
+/* In this order: each part builds on the groups of the one before. */
+static const struct cg_test tests[] = {
+	CG_TEST(leaves_exact_vs_tasks_switches_and_runtime),
+	CG_TEST(parents_are_percpu_sums_of_children),
+	CG_TEST(totals_never_decrease_under_readers),
+	CG_TEST(readers_ran_throughout),
+	CG_TEST(removed_children_reach_parent_exactly_once),
+	CG_TEST(parent_never_decreases_during_removals),
+	CG_TEST(reset_under_load_keeps_child_and_ancestor_exact),
+	CG_TEST(reset_under_load_ancestor_never_decreases),
+	CG_TEST(reset_at_rest_reads_0_then_exact),
+};
 
 int main(void)
 {
-	const char *top;
-
 	ncpus = cg_start_nr_switches(cpus);
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		ksft_exit_fail_msg("mmap\n");
 
-	ksft_set_plan(9);
+	ksft_set_plan(ARRAY_SIZE(tests));
 	top = strdup(cg_test_name("exact"));
 	cg_make(top, "");
-	test_tree(top);
-	test_removal(top);
-	test_reset(top);
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

@@ -29,51 +29,31 @@
 
 #include "cpuacct_util.h"
 
+/* Each written whole (strlen()), "" as a write of 0 bytes */
 static const struct write_input {
 	const char *name;
 	const char *buf;
-	size_t len;
 	int ret;
 } inputs[] = {
-	{ "one",		"1",			1,	-EINVAL },
-	{ "minus_one",		"-1",			2,	-EINVAL },
-	{ "abc",		"abc",			3,	-EINVAL },
-	{ "empty",		"",			0,	0 },
-	{ "newline",		"\n",			1,	-EINVAL },
-	{ "2^64",		"18446744073709551616",	20,	-ERANGE },
-	{ "2^64-1",		"18446744073709551615",	20,	-EINVAL },
-	{ "leading_blank",	" 0",			2,	-EINVAL },
-	{ "two_numbers",	"0 0",			3,	-EINVAL },
+	{ "one",		"1",			-EINVAL },
+	{ "minus_one",		"-1",			-EINVAL },
+	{ "abc",		"abc",			-EINVAL },
+	{ "empty",		"",			0 },
+	{ "newline",		"\n",			-EINVAL },
+	{ "2^64",		"18446744073709551616",	-ERANGE },
+	{ "2^64-1",		"18446744073709551615",	-EINVAL },
+	{ "leading_blank",	" 0",			-EINVAL },
+	{ "two_numbers",	"0 0",			-EINVAL },
 };
 
-/* The files a write of "0" resets */
+/* The files a write of "0" resets; the others of cg_files[] are read-only */
 static const char * const writable[] = {
 	"cpuacct.usage", "cpuacct.nr_switches",
-};
-
-static const char * const values[] = {
-	"cpuacct.usage", "cpuacct.usage_percpu", "cpuacct.usage_user",
-	"cpuacct.usage_sys", "cpuacct.usage_percpu_user",
-	"cpuacct.usage_percpu_sys", "cpuacct.usage_all", "cpuacct.stat",
-	"cpuacct.nr_switches", "cpuacct.nr_switches_percpu",
-};
-
-#define NR_VALUES ARRAY_SIZE(values)
-
-static const char * const readonly[] = {
-	"cpuacct.usage_percpu", "cpuacct.usage_user", "cpuacct.usage_sys",
-	"cpuacct.usage_percpu_user", "cpuacct.usage_percpu_sys",
-	"cpuacct.usage_all", "cpuacct.stat", "cpuacct.nr_switches_percpu",
 };
 
 static bool has_sw;
 static char *cg;
 static char before[65536], after[65536];
-
-static bool is_sw_file(const char *file)
-{
-	return !strncmp(file, "cpuacct.nr_switches", 19);
-}
 
 static bool is_writable(const char *file)
 {
@@ -92,11 +72,13 @@ static int dump(char *buf, size_t len)
 	unsigned int i;
 	int n;
 
-	for (i = 0; i < NR_VALUES; i++) {
-		if (is_sw_file(values[i]) && !has_sw)
+	for (i = 0; i < CG_NR_FILES; i++) {
+		if (cg_is_sw_file(cg_files[i]) && !has_sw)
 			continue;
-		n = cg_read(cg, values[i], buf + off, len - off);
-		if (n <= 0)
+		if (cg_read(cg, cg_files[i], buf + off, len - off))
+			return -1;
+		n = strlen(buf + off);
+		if (!n)
 			return -1;
 		off += n;
 	}
@@ -128,9 +110,7 @@ static void setup(void)
 	struct pp_result r;
 	uint64_t v;
 
-	cg = cg_create(cg_test_name("input"));
-	if (!cg)
-		ksft_exit_fail_msg("cannot create group\n");
+	cg = cg_make(cg_test_name("input"), "");
 	spec.cg = cg;
 	if (pingpong(&spec, &r))
 		ksft_exit_fail_msg("ping-pong failed\n");
@@ -142,7 +122,7 @@ static void setup(void)
 
 static bool has_file(const char *file)
 {
-	if (is_sw_file(file) && !has_sw) {
+	if (cg_is_sw_file(file) && !has_sw) {
 		ksft_print_msg("%s: no such file\n", file);
 		return false;
 	}
@@ -150,11 +130,10 @@ static bool has_file(const char *file)
 }
 
 /*
- * Write @len bytes of @buf to @file; returns 0 or -errno, as the write
- * did, and in *same whether the group's files read the same after it.
+ * Write @buf to @file; returns 0 or -errno, as the write did, and in
+ * *same whether the group's files read the same after it.
  */
-static int write_same(const char *file, const char *buf, size_t len,
-		      bool *same)
+static int write_same(const char *file, const char *buf, bool *same)
 {
 	int ret;
 
@@ -163,7 +142,7 @@ static int write_same(const char *file, const char *buf, size_t len,
 		ksft_print_msg("cannot read the group\n");
 		return 0;
 	}
-	ret = cg_write(cg, file, buf, len);
+	ret = cg_write(cg, file, buf);
 	*same = !dump(after, sizeof(after)) && !strcmp(before, after);
 	return ret;
 }
@@ -176,7 +155,7 @@ static int test_write_input(const char *file, const struct write_input *in)
 
 	if (!has_file(file))
 		return KSFT_SKIP;
-	ret = write_same(file, in->buf, in->len, &same);
+	ret = write_same(file, in->buf, &same);
 	if (ret == in->ret && same)
 		return KSFT_PASS;
 	ksft_print_msg("%s '%s': %s (expected %s)%s\n", file, in->buf,
@@ -192,7 +171,7 @@ static int test_reset_0x0(const char *file)
 
 	if (!has_file(file))
 		return KSFT_SKIP;
-	return !cg_write_str(cg, file, "0x0") && !cg_read_u64(cg, file, &v) &&
+	return !cg_write(cg, file, "0x0") && !cg_read_u64(cg, file, &v) &&
 	       v == 0 ? KSFT_PASS : KSFT_FAIL;
 }
 
@@ -204,7 +183,7 @@ static int test_root_reset_ignored(const char *file)
 	if (!has_file(file))
 		return KSFT_SKIP;
 	return !cg_read_u64(cg_root, file, &r0) && r0 &&
-	       !cg_write_str(cg_root, file, "0") &&
+	       !cg_write(cg_root, file, "0") &&
 	       !cg_read_u64(cg_root, file, &r1) && r1 >= r0 ?
 	       KSFT_PASS : KSFT_FAIL;
 }
@@ -217,7 +196,7 @@ static int test_readonly(const char *file)
 
 	if (!has_file(file))
 		return KSFT_SKIP;
-	ret = write_same(file, "0", 1, &same);
+	ret = write_same(file, "0", &same);
 	if ((ret == -EACCES || ret == -EINVAL) && same)
 		return KSFT_PASS;
 	ksft_print_msg("%s: write returned %d%s\n", file, ret,
@@ -232,14 +211,14 @@ static int test_file_modes(void)
 	unsigned int i;
 	bool ok = true;
 
-	for (i = 0; i < NR_VALUES; i++) {
+	for (i = 0; i < CG_NR_FILES; i++) {
 		char path[4096];
 
-		if (is_sw_file(values[i]) && !has_sw)
+		if (cg_is_sw_file(cg_files[i]) && !has_sw)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", cg, values[i]);
-		if (stat(path, &st) || !!(st.st_mode & 0222) != is_writable(values[i])) {
-			ksft_print_msg("%s: mode %o\n", values[i],
+		snprintf(path, sizeof(path), "%s/%s", cg, cg_files[i]);
+		if (stat(path, &st) || !!(st.st_mode & 0222) != is_writable(cg_files[i])) {
+			ksft_print_msg("%s: mode %o\n", cg_files[i],
 				       st.st_mode & 0777);
 			ok = false;
 		}
@@ -261,7 +240,7 @@ int main(void)
 	has_sw = cg_has_nr_switches();
 
 	ksft_set_plan(ARRAY_SIZE(writable) * (ARRAY_SIZE(inputs) + 2) +
-		      ARRAY_SIZE(readonly) + 1);
+		      CG_NR_FILES - ARRAY_SIZE(writable) + 1);
 	setup();
 
 	for (f = 0; f < ARRAY_SIZE(writable); f++) {
@@ -274,9 +253,10 @@ int main(void)
 		cg_report(test_root_reset_ignored(file),
 			  "%s_root_reset_ignored", file);
 	}
-	for (i = 0; i < ARRAY_SIZE(readonly); i++)
-		cg_report(test_readonly(readonly[i]), "readonly %s",
-			  readonly[i]);
+	for (i = 0; i < CG_NR_FILES; i++)
+		if (!is_writable(cg_files[i]))
+			cg_report(test_readonly(cg_files[i]), "readonly %s",
+				  cg_files[i]);
 	cg_report(test_file_modes(), "file_modes");
 
 	ksft_finished();

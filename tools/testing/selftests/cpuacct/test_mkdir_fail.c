@@ -101,38 +101,18 @@ static long settled_percpu_kb(long limit)
 	return kb;
 }
 
-int main(void)
+static char *parent, child[4096];
+static long percpu0, num0;
+static int created, enomem, other, fd;
+static bool zero = true, unchanged = true;
+/* The parent's counters when it was created */
+static struct cg_snap before;
+
+/* The mkdirs under fault injection; the tests below report what they did */
+static int test_mkdir_succeeds_or_enomem(void)
 {
-	int created = 0, enomem = 0, other = 0, unchanged = 1, i, fd;
-	long percpu0, percpu, num0, num;
-	struct cg_snap before, after, kid;
-	char *parent, child[4096];
-	bool ok = true;
-
-	ksft_print_header();
-	if (cg_setup())
-		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
-	for (i = 0; i < (int)ARRAY_SIZE(attrs); i++)
-		if (access(attrs[i], F_OK))
-			ksft_exit_skip("no %s (CONFIG_FAULT_INJECTION_DEBUG_FS)\n",
-				       attrs[i]);
-	fd = open("/proc/self/make-it-fail", O_WRONLY);
-	if (fd < 0)
-		ksft_exit_skip("no /proc/self/make-it-fail\n");
-	ksft_set_plan(5);
-
-	parent = cg_create(cg_test_name("mkdir_fail"));
-	if (!parent || cg_snap_read(parent, &before))
-		ksft_exit_fail_msg("cannot create parent\n");
-	snprintf(child, sizeof(child), "%s/c", parent);
-
-	/* Warm-up: the per-CPU areas NR_MKDIRS groups need get populated. */
-	for (i = 0; i < NR_MKDIRS; i++) {
-		if (mkdir(child, 0755) || rmdir(child))
-			ksft_exit_fail_perror("warm-up mkdir/rmdir");
-	}
-	num0 = proc_cgroups_num();
-	percpu0 = settled_percpu_kb(LONG_MAX);
+	struct cg_snap after, kid;
+	int i;
 
 	atexit(cleanup);
 	if (inject_setup())
@@ -152,7 +132,7 @@ int main(void)
 			created++;
 			if (cg_snap_read(child, &kid) || !cg_snap_is_zero(&kid)) {
 				ksft_print_msg("mkdir %d: new group not all 0\n", i);
-				ok = false;
+				zero = false;
 			}
 			if (rmdir(child))
 				ksft_exit_fail_perror("rmdir");
@@ -164,17 +144,35 @@ int main(void)
 		}
 		if (cg_snap_read(parent, &after) ||
 		    memcmp(&before, &after, sizeof(before)))
-			unchanged = 0;
+			unchanged = false;
 	}
 	inject(0);
 	ksft_print_msg("%d mkdirs: %d created, %d ENOMEM, %d other errors\n",
 		       NR_MKDIRS, created, enomem, other);
-	ksft_test_result(!other, "mkdir_succeeds_or_enomem\n");
-	ksft_test_result(created > 0 && enomem > 0, "both_outcomes_occur\n");
-	ksft_test_result(ok, "created_groups_read_zero\n");
-	ksft_test_result(unchanged, "parent_unchanged\n");
+	return !other ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* Removed groups are freed after an RCU grace period. */
+static int test_both_outcomes_occur(void)
+{
+	return created > 0 && enomem > 0 ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_created_groups_read_zero(void)
+{
+	return zero ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int test_parent_unchanged(void)
+{
+	return unchanged ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* Removed groups are freed after an RCU grace period. */
+static int test_nothing_leaked(void)
+{
+	long percpu, num;
+	int i;
+
 	for (i = 0; i < SETTLE_MS / 100; i++) {
 		num = proc_cgroups_num();
 		if (num <= num0)
@@ -184,7 +182,46 @@ int main(void)
 	percpu = settled_percpu_kb(percpu0);
 	ksft_print_msg("num_cgroups %ld -> %ld, Percpu %ld -> %ld kB\n",
 		       num0, num, percpu0, percpu);
-	ksft_test_result(num <= num0 && percpu <= percpu0,
-			 "nothing_leaked\n");
+	return num <= num0 && percpu <= percpu0 ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cg_test tests[] = {
+	CG_TEST(mkdir_succeeds_or_enomem),
+	CG_TEST(both_outcomes_occur),
+	CG_TEST(created_groups_read_zero),
+	CG_TEST(parent_unchanged),
+	CG_TEST(nothing_leaked),
+};
+
+int main(void)
+{
+	int i;
+
+	ksft_print_header();
+	if (cg_setup())
+		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
+	for (i = 0; i < (int)ARRAY_SIZE(attrs); i++)
+		if (access(attrs[i], F_OK))
+			ksft_exit_skip("no %s (CONFIG_FAULT_INJECTION_DEBUG_FS)\n",
+				       attrs[i]);
+	fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fd < 0)
+		ksft_exit_skip("no /proc/self/make-it-fail\n");
+	ksft_set_plan(ARRAY_SIZE(tests));
+
+	parent = cg_make(cg_test_name("mkdir_fail"), "");
+	if (cg_snap_read(parent, &before))
+		ksft_exit_fail_msg("cannot read parent\n");
+	snprintf(child, sizeof(child), "%s/c", parent);
+
+	/* Warm-up: the per-CPU areas NR_MKDIRS groups need get populated. */
+	for (i = 0; i < NR_MKDIRS; i++) {
+		if (mkdir(child, 0755) || rmdir(child))
+			ksft_exit_fail_perror("warm-up mkdir/rmdir");
+	}
+	num0 = proc_cgroups_num();
+	percpu0 = settled_percpu_kb(LONG_MAX);
+
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

@@ -73,83 +73,123 @@ static int stable(char **cgs, int n, uint64_t *vals)
 	return ret;
 }
 
-/* 1-6: a ping-pong in G, under P under T; S is G's sibling. */
-static void test_pingpong(const char *top)
+static const char *top;
+
+/* 1-7: a ping-pong in G, under P under T; S is G's sibling. */
+static char *pp_cgs[4];		/* T, P, G, S */
+static uint64_t before[4], after[4], root0, root1;
+static struct pp_spec pp_args;
+static struct pp_result pp;
+static bool pp_ok;
+
+static int test_pingpong_at_least_2N(void)
 {
 	char *t = cg_make(top, ""), *p = cg_make(top, "/P");
 	char *g = cg_make(top, "/P/G"), *s = cg_make(top, "/P/S");
-	char *cgs[4] = { t, p, g, s };
-	uint64_t before[4], after[4], root0 = 0, root1 = 0, sum;
-	uint64_t pc[CG_MAX_CPUS];
-	struct pp_result r;
-	struct pp_spec spec = {
+	uint64_t sum;
+	bool ok;
+
+	pp_cgs[0] = t;
+	pp_cgs[1] = p;
+	pp_cgs[2] = g;
+	pp_cgs[3] = s;
+	pp_args = (struct pp_spec){
 		.cg = g, .cpu = allowed_cpu(0), .rounds = N, .exact = exact,
 	};
-	bool ok;
-	int i, n, idx;
-
-	if (stable(cgs, 4, before) ||
-	    cg_read_u64(cg_root, "cpuacct.nr_switches", &root0) ||
-	    pingpong(&spec, &r) || stable(cgs, 4, after) ||
-	    cg_read_u64(cg_root, "cpuacct.nr_switches", &root1)) {
-		for (i = 0; i < 7; i++)
-			ksft_test_result_fail("pingpong setup failed\n");
-		return;
+	pp_ok = !stable(pp_cgs, 4, before) &&
+		!cg_read_u64(cg_root, "cpuacct.nr_switches", &root0) &&
+		!pingpong(&pp_args, &pp) && !stable(pp_cgs, 4, after) &&
+		!cg_read_u64(cg_root, "cpuacct.nr_switches", &root1);
+	if (!pp_ok) {
+		ksft_print_msg("pingpong setup failed\n");
+		return KSFT_FAIL;
 	}
 	/* A's and B's switches, all in G, between their samples */
-	sum = r.a_sw[3] - r.a_sw[0] + r.b_sw[1] - r.b_sw[0];
+	sum = pp.a_sw[3] - pp.a_sw[0] + pp.b_sw[1] - pp.b_sw[0];
 	ksft_print_msg("%ld round trips: G +%llu, tasks counted %llu between their samples\n",
-		       r.rounds, U(after[2] - before[2]), U(sum));
+		       pp.rounds, U(after[2] - before[2]), U(sum));
 
 	ok = equal("fresh G", before[2], 0) && after[2] - before[2] >= 2 * N;
-	ksft_test_result(ok, "pingpong_at_least_2N\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
+static int test_pingpong_matches_task_counts(void)
+{
+	uint64_t sum;
+	bool ok;
+
+	if (!pp_ok)
+		return KSFT_FAIL;
+	sum = pp.a_sw[3] - pp.a_sw[0] + pp.b_sw[1] - pp.b_sw[0];
 	ok = in_range("G vs samples", after[2] - before[2], sum, UINT64_MAX);
-	if (r.exact) {
+	if (pp.exact) {
 		/* B's whole life and A's from its entering G on */
-		sum = r.b_total_sw + r.a_total_sw;
+		sum = pp.b_total_sw + pp.a_total_sw;
 		ksft_print_msg("whole lives %llu, A's before entering %llu..%llu\n",
-			       U(sum), U(r.a_pre_sw), U(r.a_post_sw));
+			       U(sum), U(pp.a_pre_sw), U(pp.a_post_sw));
 		ok &= in_range("G vs whole lives", after[2] - before[2],
-			       sum - r.a_post_sw, sum - r.a_pre_sw);
+			       sum - pp.a_post_sw, sum - pp.a_pre_sw);
 	}
-	ksft_test_result_report(!ok ? KSFT_FAIL : r.exact ? KSFT_PASS : KSFT_SKIP,
-				"pingpong_matches_task_counts\n");
+	return !ok ? KSFT_FAIL : pp.exact ? KSFT_PASS : KSFT_SKIP;
+}
 
-	ok = equal("P", after[1] - before[1], after[2] - before[2]) &&
-	     equal("T", after[0] - before[0], after[2] - before[2]);
-	ksft_test_result(ok, "ancestors_charged_the_same\n");
+static int test_ancestors_charged_the_same(void)
+{
+	return pp_ok &&
+	       equal("P", after[1] - before[1], after[2] - before[2]) &&
+	       equal("T", after[0] - before[0], after[2] - before[2]) ?
+	       KSFT_PASS : KSFT_FAIL;
+}
 
-	ok = equal("sibling S", after[3], before[3]);
-	ksft_test_result(ok, "sibling_unchanged\n");
+static int test_sibling_unchanged(void)
+{
+	return pp_ok && equal("sibling S", after[3], before[3]) ?
+	       KSFT_PASS : KSFT_FAIL;
+}
 
-	/* All of G's switches happened on the CPU both tasks were pinned to. */
-	n = cg_read_percpu(g, "cpuacct.nr_switches_percpu", pc, CG_MAX_CPUS);
-	idx = cpu_index(spec.cpu);
+/* All of G's switches happened on the CPU both tasks were pinned to. */
+static int test_percpu_charged_on_the_pinned_cpu(void)
+{
+	uint64_t pc[CG_MAX_CPUS];
+	int i, n, idx;
+	bool ok;
+
+	if (!pp_ok)
+		return KSFT_FAIL;
+	n = cg_read_percpu(pp_cgs[2], "cpuacct.nr_switches_percpu", pc,
+			   CG_MAX_CPUS);
+	idx = cpu_index(pp_args.cpu);
 	ok = n == ncpus && idx >= 0;
 	for (i = 0; ok && i < n; i++)
 		ok = equal("G per CPU", pc[i], i == idx ? after[2] : 0);
-	ksft_test_result(ok, "percpu_charged_on_the_pinned_cpu\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* The root counts every switch: at least the tree's. */
-	ok = root1 - root0 >= after[0] - before[0];
-	ksft_test_result(ok, "root_counts_at_least_the_tree\n");
+/* The root counts every switch: at least the tree's. */
+static int test_root_counts_at_least_the_tree(void)
+{
+	return pp_ok && root1 - root0 >= after[0] - before[0] ?
+	       KSFT_PASS : KSFT_FAIL;
+}
 
-	/*
-	 * Removing a child never lowers its parent: P and T were charged
-	 * at switch time and keep G's switches once G is gone.
-	 */
-	if (!cg_destroy(s) && !cg_destroy(g) && !stable(cgs, 2, before)) {
-		ok = equal("P after rmdir", before[1], after[1]) &&
-		     equal("T after rmdir", before[0], after[0]);
-		ksft_test_result(ok, "rmdir_keeps_parent_value\n");
-	} else {
-		ksft_test_result_fail("rmdir_keeps_parent_value\n");
-	}
+/*
+ * Removing a child never lowers its parent: P and T were charged at
+ * switch time and keep G's switches once G is gone.
+ */
+static int test_rmdir_keeps_parent_value(void)
+{
+	if (!pp_ok)
+		return KSFT_FAIL;
+	if (cg_destroy_tree(pp_cgs[3]) || cg_destroy_tree(pp_cgs[2]) ||
+	    stable(pp_cgs, 2, before))
+		return KSFT_FAIL;
+	return equal("P after rmdir", before[1], after[1]) &&
+	       equal("T after rmdir", before[0], after[0]) ?
+	       KSFT_PASS : KSFT_FAIL;
 }
 
 /* 8: root reads rq->nr_switches, i.e. what /proc/stat's ctxt sums. */
-static void test_root(void)
+static int test_root_tracks_proc_stat_ctxt(void)
 {
 	uint64_t c1, c2, r, r1, r2, pc[CG_MAX_CPUS], sum = 0;
 	bool ok;
@@ -168,15 +208,21 @@ static void test_root(void)
 	for (i = 0; ok && i < n; i++)
 		sum += pc[i];
 	ok = ok && in_range("root per-CPU sum", sum, r1, r2);
-	ksft_test_result(ok, "root_tracks_proc_stat_ctxt\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* The root's count is rq->nr_switches: a reset is ignored. */
+/* 9: the root's count is rq->nr_switches: a reset is ignored. */
+static int test_root_reset_is_ignored(void)
+{
+	uint64_t c1, c2, r;
+	bool ok;
+
 	c1 = proc_stat_ctxt();
-	ok = !cg_write_str(cg_root, "cpuacct.nr_switches", "0") &&
+	ok = !cg_write(cg_root, "cpuacct.nr_switches", "0") &&
 	     !cg_read_u64(cg_root, "cpuacct.nr_switches", &r);
 	c2 = proc_stat_ctxt();
 	ok = ok && in_range("root after reset", r, c1, c2);
-	ksft_test_result(ok, "root_reset_is_ignored\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
@@ -185,12 +231,15 @@ static void test_root(void)
  * before its move and all of B's to G1, A's after the move to its exit to
  * G2.  The switches during A's writes to the tasks files go to either.
  */
-static void test_move(const char *top)
+static uint64_t move_v[3];	/* M, G1, G2 */
+static bool move_ok;
+
+static int test_move_charges_each_group_its_own(void)
 {
 	char *p = cg_make(top, "/M"), *g1 = cg_make(top, "/M/G1");
 	char *g2 = cg_make(top, "/M/G2");
 	char *cgs[3] = { p, g1, g2 };
-	uint64_t v[3];
+	uint64_t *v = move_v;
 	struct pp_spec spec = {
 		.cg = g1, .cpu = allowed_cpu(1), .rounds = N / 2,
 		.move_cg = g2, .rounds2 = N / 2, .exact = exact,
@@ -198,11 +247,9 @@ static void test_move(const char *top)
 	struct pp_result r;
 	bool ok;
 
-	if (pingpong(&spec, &r) || stable(cgs, 3, v)) {
-		ksft_test_result_fail("move_charges_each_group_its_own\n");
-		ksft_test_result_fail("move_parent_is_the_sum\n");
-		return;
-	}
+	move_ok = !pingpong(&spec, &r) && !stable(cgs, 3, v);
+	if (!move_ok)
+		return KSFT_FAIL;
 	/* B: >= 1 per round trip, A: >= 1 per round trip, in each phase */
 	ok = in_range("G1", v[1], r.a_sw[1] - r.a_sw[0] + r.b_sw[1] - r.b_sw[0],
 		      UINT64_MAX) &&
@@ -215,73 +262,114 @@ static void test_move(const char *top)
 			       r.b_total_sw + r.a_sw[2] - r.a_pre_sw) &&
 		      in_range("G2 whole", v[2], r.a_total_sw - r.a_sw[2],
 			       r.a_total_sw - r.a_sw[1]);
-	ksft_test_result_report(!ok ? KSFT_FAIL : r.exact ? KSFT_PASS : KSFT_SKIP,
-				"move_charges_each_group_its_own\n");
-	ok = equal("M", v[0], v[1] + v[2]);
-	ksft_test_result(ok, "move_parent_is_the_sum\n");
+	return !ok ? KSFT_FAIL : r.exact ? KSFT_PASS : KSFT_SKIP;
+}
+
+static int test_move_parent_is_the_sum(void)
+{
+	return move_ok && equal("M", move_v[0], move_v[1] + move_v[2]) ?
+	       KSFT_PASS : KSFT_FAIL;
 }
 
 /* 12-15: resets zero one group only. */
-static void test_reset(const char *top)
+static char *reset_cgs[3];	/* R, C1, C2 */
+static uint64_t reset_v[3], reset_u1;
+static struct pp_spec reset_spec;
+
+/* The parent alone: children keep theirs, usage is untouched. */
+static int test_reset_parent_only(void)
 {
 	char *t = cg_make(top, "/R"), *c1 = cg_make(top, "/R/C1");
 	char *c2 = cg_make(top, "/R/C2");
-	char *cgs[3] = { t, c1, c2 };
-	uint64_t v[3], w[3], u1, u2;
-	struct pp_spec spec = { .cpu = allowed_cpu(0), .rounds = N / 5 };
+	uint64_t *v = reset_v, w[3], u2;
 	struct pp_result r;
 	bool ok;
 
-	spec.cg = c1;
-	ok = !pingpong(&spec, &r);
-	spec.cg = c2;
-	ok = ok && !pingpong(&spec, &r) && !stable(cgs, 3, v) &&
-	     !cg_read_u64(t, "cpuacct.usage", &u1);
+	reset_cgs[0] = t;
+	reset_cgs[1] = c1;
+	reset_cgs[2] = c2;
+	reset_spec = (struct pp_spec){ .cpu = allowed_cpu(0), .rounds = N / 5 };
+	reset_spec.cg = c1;
+	ok = !pingpong(&reset_spec, &r);
+	reset_spec.cg = c2;
+	ok = ok && !pingpong(&reset_spec, &r) && !stable(reset_cgs, 3, v) &&
+	     !cg_read_u64(t, "cpuacct.usage", &reset_u1);
 	ok = ok && v[1] >= 2 * (N / 5) && v[2] >= 2 * (N / 5) &&
 	     v[0] == v[1] + v[2];
-	if (!ok) {
-		ksft_print_msg("reset setup failed\n");
-		ksft_exit_fail();
-	}
+	if (!ok)
+		ksft_exit_fail_msg("reset setup failed\n");
 
-	/* The parent alone: children keep theirs, usage is untouched. */
-	ok = !cg_write_str(t, "cpuacct.nr_switches", "0") &&
-	     !stable(cgs, 3, w) && !cg_read_u64(t, "cpuacct.usage", &u2) &&
+	ok = !cg_write(t, "cpuacct.nr_switches", "0") &&
+	     !stable(reset_cgs, 3, w) && !cg_read_u64(t, "cpuacct.usage", &u2) &&
 	     equal("R", w[0], 0) && equal("C1", w[1], v[1]) &&
-	     equal("C2", w[2], v[2]) && equal("R usage", u2, u1);
-	ksft_test_result(ok, "reset_parent_only\n");
+	     equal("C2", w[2], v[2]) && equal("R usage", u2, reset_u1);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	ok = !cg_write_str(c1, "cpuacct.nr_switches", "0\n") &&
-	     !stable(cgs, 3, w) && equal("R", w[0], 0) &&
+static int test_reset_child_only(void)
+{
+	uint64_t *v = reset_v, w[3];
+	bool ok;
+
+	ok = !cg_write(reset_cgs[1], "cpuacct.nr_switches", "0\n") &&
+	     !stable(reset_cgs, 3, w) && equal("R", w[0], 0) &&
 	     equal("C1", w[1], 0) && equal("C2", w[2], v[2]);
-	ksft_test_result(ok, "reset_child_only\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* Resetting cpuacct.usage leaves nr_switches alone, and back. */
-	ok = !cg_write_str(c2, "cpuacct.usage", "0") &&
-	     !stable(cgs, 3, w) && !cg_read_u64(c2, "cpuacct.usage", &u2) &&
+/* Resetting cpuacct.usage leaves nr_switches alone, and back. */
+static int test_usage_reset_keeps_nr_switches(void)
+{
+	uint64_t *v = reset_v, w[3], u2;
+	char *c2 = reset_cgs[2];
+	bool ok;
+
+	ok = !cg_write(c2, "cpuacct.usage", "0") &&
+	     !stable(reset_cgs, 3, w) && !cg_read_u64(c2, "cpuacct.usage", &u2) &&
 	     equal("C2 usage", u2, 0) && equal("C2", w[2], v[2]);
-	ksft_test_result(ok, "usage_reset_keeps_nr_switches\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
 
-	/* Counting resumes from 0 in the reset groups. */
-	spec.cg = c1;
-	ok = !pingpong(&spec, &r) && !stable(cgs, 3, w) &&
+/* Counting resumes from 0 in the reset groups. */
+static int test_counting_resumes_after_reset(void)
+{
+	uint64_t *v = reset_v, w[3];
+	struct pp_result r;
+	bool ok;
+
+	reset_spec.cg = reset_cgs[1];
+	ok = !pingpong(&reset_spec, &r) && !stable(reset_cgs, 3, w) &&
 	     w[1] >= 2 * (N / 5) && equal("R after reset", w[0], w[1]) &&
 	     equal("C2", w[2], v[2]);
-	ksft_test_result(ok, "counting_resumes_after_reset\n");
+	return ok ? KSFT_PASS : KSFT_FAIL;
 }
+
+/* In this order: each part's tests build on its first one. */
+static const struct cg_test tests[] = {
+	CG_TEST(pingpong_at_least_2N),
+	CG_TEST(pingpong_matches_task_counts),
+	CG_TEST(ancestors_charged_the_same),
+	CG_TEST(sibling_unchanged),
+	CG_TEST(percpu_charged_on_the_pinned_cpu),
+	CG_TEST(root_counts_at_least_the_tree),
+	CG_TEST(rmdir_keeps_parent_value),
+	CG_TEST(root_tracks_proc_stat_ctxt),
+	CG_TEST(root_reset_is_ignored),
+	CG_TEST(move_charges_each_group_its_own),
+	CG_TEST(move_parent_is_the_sum),
+	CG_TEST(reset_parent_only),
+	CG_TEST(reset_child_only),
+	CG_TEST(usage_reset_keeps_nr_switches),
+	CG_TEST(counting_resumes_after_reset),
+};
 
 int main(void)
 {
-	const char *top;
-
 	ncpus = cg_start_nr_switches(cpus);
 	exact = exact_exit_available();
 
-	ksft_set_plan(15);
+	ksft_set_plan(ARRAY_SIZE(tests));
 	top = strdup(cg_test_name("sw"));
-	test_pingpong(top);
-	test_root();
-	test_move(top);
-	test_reset(top);
+	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
 }

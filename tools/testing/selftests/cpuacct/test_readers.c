@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -42,6 +41,7 @@
 #define PINGPONG_MS	1000
 #define STORM_MS	1000
 
+/* Shared with the children (cg_shared()) */
 struct shared {
 	int phase;		/* 0: wait, 1: read, 2: stop */
 	long reads;
@@ -181,8 +181,8 @@ static void storm(const char *y)
 	while (GET(sh->phase) == 0)
 		;
 	while (GET(sh->phase) == 1) {
-		if (cg_write_str(y, "cpuacct.usage", "0") ||
-		    cg_write_str(y, "cpuacct.nr_switches", "0"))
+		if (cg_write(y, "cpuacct.usage", "0") ||
+		    cg_write(y, "cpuacct.nr_switches", "0"))
 			_exit(1);
 		if (mkdir(z, 0755) || cg_enter(z, getpid()))
 			_exit(1);
@@ -371,7 +371,7 @@ static int test_reads_of_a_group_being_reset(void)
 		while (GET(sh->phase) == 0)
 			;
 		while (GET(sh->phase) == 1) {
-			if (cg_write_str(g, "cpuacct.usage", "0"))
+			if (cg_write(g, "cpuacct.usage", "0"))
 				_exit(1);
 			SET(sh->reads, GET(sh->reads) + 1);
 		}
@@ -419,10 +419,7 @@ int main(void)
 	ksft_print_header();
 	if (cg_setup())
 		ksft_exit_skip("cgroup v1 cpuacct controller not available\n");
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		ksft_exit_fail_msg("mmap\n");
+	sh = cg_shared(sizeof(*sh));
 	ksft_set_plan(ARRAY_SIZE(tests));
 	cg_run_tests(tests, ARRAY_SIZE(tests));
 	ksft_finished();
