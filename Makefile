@@ -130,11 +130,11 @@ check-arch: $(foreach a,$(GUEST_ARCHES),initramfs-$(a)-$(BASE_VARIANT))
 	@$(S)/ktap-summary.py $(foreach a,$(GUEST_ARCHES),\
 		$(BUILD)/logs/$(a)-$(BASE_VARIANT)-check.log)
 
-# Real time: never more vCPUs than host cores (bench.sh refuses).
+# Real time: never more vCPUs than host cores (bench-run.sh refuses).
 bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)nocpuacct
-	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench.sh
+	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench-run.sh
 bench-scale: initramfs-$(AP)base initramfs-$(AP)patched
-	@ARCH=$(ARCH) $(S)/bench.sh scale
+	@ARCH=$(ARCH) $(S)/bench-run.sh scale
 
 # lib/percpu_counter.c of both trees in one userspace program
 # (scripts/bench-host/): threads on the host's cores instead of vCPUs.

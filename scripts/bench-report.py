@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench.sh) ->
+# bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench-run.sh) ->
 # DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
 # min-max over the rounds; ratios patched/base and patched/nocpuacct; a
 # verdict per row.
 # bench-report.py --scale DIR KERNELVERSION: the same runs at several vCPU
-# counts (bench.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
+# counts (bench-run.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
 # per-CPU rates against vCPUs.
 # Runs that gave no figure (DIR/failed.txt) are listed first in the report.
 import csv

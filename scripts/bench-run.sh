@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the base, patched and nocpuacct kernels side by side, same
-# initramfs jobs (scripts/guest/bench.sh), kernels interleaved within each
-# round. Results: build/bench/results.csv, then report.md and plots by
-# scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
+# bench-run.sh (make bench): the base, patched and nocpuacct kernels side
+# by side, same initramfs jobs (scripts/guest/bench.sh), kernels
+# interleaved within each round. Results: build/bench/results.csv, then
+# report.md and plots by scripts/bench-report.py. QUICK=1 runs fewer rounds, shorter; ONLY="exp
 # ..." runs only those experiments (names as in results.csv); SMP=N runs
 # the real-time experiments at N vCPUs (default 2, at most the host's
 # cores). ARCH=i386 or arm64 runs them on that arch's kernels (i386-base,
 # ...), results in build/ARCH-bench/ (the kernel column still says base,
 # patched, ...).
 #
-# bench.sh scale (make bench-scale): the real-time experiments (pcpu,
+# bench-run.sh scale (make bench-scale): the real-time experiments (pcpu,
 # mmap), base vs patched, at 1, 2, 4, ... vCPUs up to the host's cores, the
 # CPU counts interleaved within each round too. Results in
 # build/bench-scale/: results.csv, scale.csv, report.md, scale.png.
@@ -36,7 +36,7 @@ all)
 		die "SMP=${SMP:-}: the real-time experiments run at 1 to $cores vCPUs (this host's cores)"
 	;;
 scale) out=$BUILD/${APFX}bench-scale ;;
-*) die "usage: bench.sh [scale]" ;;
+*) die "usage: bench-run.sh [scale]" ;;
 esac
 kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
 	die "no kernel tree in $SRC_PRISTINE: run 'make src'"
