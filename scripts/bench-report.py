@@ -9,6 +9,8 @@
 # counts (bench-run.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
 # per-CPU rates against vCPUs.
 # Runs that gave no figure (DIR/failed.txt) are listed first in the report.
+# Which experiments, in what order, under what title: the experiment table,
+# scripts/bench-experiments.tsv (scripts/bench_table.py reads it).
 import csv
 import os
 import re
@@ -16,6 +18,9 @@ import statistics
 import subprocess
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_table  # noqa: E402
 
 args = sys.argv[1:]
 scale = args[:1] == ['--scale']
@@ -96,60 +101,9 @@ def ratio(exp, metric, a, b):
 	return f'{x / y:.4f}' if x is not None and y else '-'
 
 
-# The published figures each experiment is set against, cited by author,
-# title and year.
-BLANCHARD = ('Anton Blanchard, "sched: cpuacct: Use bigger percpu counter '
-	     'batch values for stats counters" (2010)')
-COSTA = ('Glauber Costa, "add a new scheduler hook for context switch" '
-	 '(2012)')
-RAO = ('Bharata B Rao, "Add hierarchical accounting to cpu accounting '
-       'controller" (2008)')
-LI = 'Shaohua Li, "percpu_counter: use atomic64 for counter" (2011)'
-VAN_RIEL = ('Rik van Riel, "sched,time: remove non-power-of-two divides '
-	    'from __acct_update_integrals" (2016)')
-
-TITLES = {
-	'ctxsw': ('Context switches vs cgroup depth (pipe ping-pong, one CPU)',
-		  f'{BLANCHARD}: 61,720 -> 16,663,217 switches/s with the scaled '
-		  f'batch (cpuacct off: 16,906,698); {COSTA}: hackbench +0.12% '
-		  f'in the root; {RAO}: neutral'),
-	'pcpu': ('percpu_counter under contention (test module, all vCPUs)',
-		 f'{LI}: _sum 2.4x slower with atomic64; {BLANCHARD}: '
-		 'TICK_NSEC adds 234x faster with the scaled batch'),
-	'pcpu-icount': ('percpu_counter costs on one vCPU (test module)',
-			'-'),
-	'mmap': ('mmap/munmap loop, one process per vCPU (the workload of '
-		 f'{LI})', f'{LI}: 1,226,976 -> 6,727,264 loops (5-6x) on 24 '
-		 'CPUs'),
-	'syscall': (f'Invalid system call loop on one CPU ({VAN_RIEL}), '
-		    'CONFIG_TASK_XACCT=y', f'{VAN_RIEL}: 10M calls 3.7 s -> '
-		    '3.25 s (-12%) on a nohz_full CPU; ns are instructions here'),
-	'syscall-nohz': ('Invalid system call loop on a nohz_full CPU '
-			 f'({VAN_RIEL}), CONFIG_TASK_XACCT=y', f'{VAN_RIEL}: '
-			 '10M calls 3.7 s -> 3.25 s (-12%); ns are instructions '
-			 'here'),
-	'groups': ('Memory per cpuacct group (1000 groups; per round, after '
-		   'settling; _cgroup_core: a hierarchy without controllers, '
-		   '_cpuacct: what cpuacct adds to it)', '-'),
-	'files': ('Cost of one read of a cpuacct file (a leaf, the parent of '
-		  '1000 groups, the root; ns are instructions)', '-'),
-	'reads': ('Reads of cpuacct at scale. Under icount, '
-		  'possible_cpus=64, ns are instructions: 2000 groups at '
-		  'depth 4 (10/40/200/1750), a second of activity in 200 '
-		  'leaves, then a read of their common parent '
-		  '(reads_parent_active; _pairs: the (group, CPU) pairs '
-		  'updated; reads_parent_idle: nothing run since), a poll of '
-		  'usage, usage_percpu and stat of every group (reads_poll, '
-		  'reads_poll_idle) and a leaf\'s read (reads_leaf). In real '
-		  'time: reads of a parent of 200 groups on CPU 0, quiet and '
-		  'while another subtree resets cpuacct.usage, runs '
-		  'mkdir/rmdir, or both at once (the storm); reads_isolated '
-		  '(storm), _resets, _churn: the slowdown (target: at most 1.1)',
-		  '-'),
-	'tmpfs': ('A tmpfs page allocated and freed near the size= limit '
-		  '(__percpu_counter_limited_add() slow path) and far from it, '
-		  'one CPU', '-; ns are instructions here'),
-}
+# The experiments, in order, with their titles and published figures:
+# scripts/bench-experiments.tsv.
+EXPERIMENTS = bench_table.experiments()
 
 
 def metrics_of(exp):
@@ -208,10 +162,10 @@ def scale_report():
 		  'base', 'base_min', 'base_max', 'patched', 'patched_min',
 		  'patched_max', 'patched/base', 'verdict']]
 	panels = []	# (metric, unit, {kernel: [(n, med, min, max)]})
-	for exp in ['pcpu', 'mmap']:
+	for exp in [e for e, x in EXPERIMENTS.items() if x['scale']]:
 		if exp not in meta:
 			continue
-		out.append(f'\n## {TITLES[exp][0]}\n')
+		out.append(f'\n## {EXPERIMENTS[exp]["title"]}\n')
 		out.append('| metric | unit | vCPUs | base | patched | '
 			   'patched/base | patched is |')
 		out.append('|---|---|---|---|---|---|---|')
@@ -309,12 +263,11 @@ out.append(f'Kernel {kver}, {os.environ.get("ARCH") or "x86_64"} guest, '
 out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
-for exp in ['ctxsw', 'pcpu', 'pcpu-icount', 'mmap', 'tmpfs', 'syscall',
-	    'syscall-nohz', 'groups', 'files', 'reads']:
+for exp in EXPERIMENTS:
 	if exp not in meta:
 		continue
 	mode, vcpus, cores = meta[exp]
-	title, prior = TITLES[exp]
+	title, prior = EXPERIMENTS[exp]['title'], EXPERIMENTS[exp]['prior']
 	out.append(f'\n## {title}\n')
 	modes = defaultdict(list)
 	for m in metrics_of(exp):

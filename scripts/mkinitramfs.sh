@@ -38,6 +38,8 @@ spec=$out/initramfs.list
 	for f in "$TOP"/scripts/guest/*.txt; do
 		echo "file /etc/ktest/${f##*/} $f 0644 0 0"
 	done
+	# The bench job looks its job up in the experiment table.
+	echo "file /etc/ktest/bench-experiments.tsv $TOP/scripts/bench-experiments.tsv 0644 0 0"
 	for f in "$out"/ktest/*.ko; do
 		[ -f "$f" ] && echo "file /lib/modules/ktest/${f##*/} $f 0644 0 0"
 	done

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# One benchmark experiment; results are "# bench: name=value unit" lines.
+# One benchmark job, of a row of the experiment table
+# (scripts/bench-experiments.tsv, here /etc/ktest/bench-experiments.tsv:
+# its job column); results are "# bench: name=value unit" lines.
 #   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth,
 #                                          and across groups
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
@@ -25,6 +27,15 @@
 exp=$1
 shift
 echo 5 >/proc/sys/kernel/printk
+# The experiment whose row runs this job, or none: a job no row names.
+name=$(awk -F'\t' -v job="$exp" '!/^#/ && $1 != "name" {
+	split($2, j, ","); if (j[1] == job) { print $1; exit } }' \
+	/etc/ktest/bench-experiments.tsv)
+if [ -z "$name" ]; then
+	echo "bench.sh: no row of bench-experiments.tsv runs job '$exp'" >&2
+	exit 2
+fi
+echo "# experiment $name: job $exp $*"
 
 case $exp in
 ctxsw)
@@ -208,7 +219,7 @@ syscall)
 	done
 	;;
 *)
-	echo "bench.sh: unknown experiment '$exp'" >&2
+	echo "bench.sh: job '$exp' of experiment $name has no case here" >&2
 	exit 2
 	;;
 esac
