@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-report.py DIR KERNELVERSION: DIR/results.csv (scripts/bench-run.sh) ->
+# bench-report.py DIR: DIR/results.csv (scripts/bench-run.sh) ->
 # DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
 # min-max over the rounds; ratios patched/base and patched/nocpuacct; a
 # verdict per row.
-# bench-report.py --scale DIR KERNELVERSION: the same runs at several vCPU
-# counts (bench-run.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
+# bench-report.py --scale DIR: the same runs at several vCPU counts
+# (bench-run.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
 # per-CPU rates against vCPUs.
+# The kernel version, guest arch and QEMU the report names are those its
+# rows record (columns kernel_version, arch, qemu); a results.csv from
+# before those columns takes the version as a last argument, KERNELVERSION,
+# and its report says that arch and QEMU were not recorded.
 # Runs that gave no figure (DIR/failed.txt) are listed first in the report.
 # Which experiments, in what order, under what title: the experiment table,
 # scripts/bench-experiments.tsv (scripts/bench_table.py reads it).
@@ -26,10 +30,40 @@ args = sys.argv[1:]
 scale = args[:1] == ['--scale']
 if scale:
 	args = args[1:]
-if len(args) != 2:
-	sys.exit('usage: bench-report.py [--scale] DIR KERNELVERSION')
-d, kver = args
+if len(args) not in (1, 2):
+	sys.exit('usage: bench-report.py [--scale] DIR [KERNELVERSION]')
+d = args[0]
 rows = list(csv.DictReader(open(os.path.join(d, 'results.csv'))))
+
+
+def recorded(col, what):
+	"""What the rows record in column col, or None: no rows, or rows
+	from before that column."""
+	if not rows or col not in rows[0]:
+		return None
+	got = list(dict.fromkeys(r[col] for r in rows))
+	if len(got) > 1:
+		print(f'warning: {d}/results.csv: rows of {len(got)} {what}s: '
+		      f'{", ".join(got)}', file=sys.stderr)
+	return ', '.join(got)
+
+
+kver = recorded('kernel_version', 'kernel version')
+if len(args) == 2:
+	if kver is not None:
+		if args[1] != kver:
+			sys.exit(f'{d}/results.csv records kernel {kver}, not '
+				 f'{args[1]}')
+	kver = args[1]
+elif kver is None and rows:
+	sys.exit(f'{d}/results.csv has no kernel_version column: give the '
+		 'version (bench-report.py [--scale] DIR KERNELVERSION)')
+arch = recorded('arch', 'arch')
+qemu = recorded('qemu', 'QEMU')
+# What ran: the first words of both reports.
+RUN = ', '.join([f'Kernel {kver}' if kver else 'kernel not recorded',
+		 f'{arch} guest' if arch else 'guest arch not recorded',
+		 f'QEMU {qemu}' if qemu else 'QEMU not recorded'])
 vals = defaultdict(list)
 # --scale: values per vCPU count too
 svals = defaultdict(list)
@@ -50,12 +84,6 @@ try:
 		  if ln.strip()]
 except OSError:
 	failed = []
-
-
-def qemu_version():
-	out = subprocess.run(['qemu-system-x86_64', '--version'],
-			     capture_output=True, text=True).stdout
-	return out.split('\n')[0].replace('QEMU emulator version ', '')
 
 
 def med(k, vals=vals):
@@ -133,9 +161,9 @@ def scale_report():
 	nrounds = max((int(r['run']) for r in rows), default=0)
 	out = ['# make bench-scale report\n']
 	if not rows:
-		out.append(f'Kernel {kver}: no run gave a figure.\n')
+		out.append('No run gave a figure.\n')
 	else:
-		out.append(f'Kernel {kver}, QEMU {qemu_version()}; base (stock) '
+		out.append(f'{RUN}; base (stock) '
 			   'vs patched (the series) in real time (MTTCG), -smp N '
 			   f'for N = {", ".join(map(str, cpus))} on {cores} host '
 			   f'cores; {nrounds} rounds, the kernels and vCPU counts '
@@ -249,8 +277,9 @@ if scale:
 
 out = []
 out.append('# make bench report\n')
-out.append(f'Kernel {kver}, {os.environ.get("ARCH") or "x86_64"} guest, '
-	   f'QEMU {qemu_version()}; '
+if not rows:
+	out.append('No run gave a figure.\n')
+out.append(f'{RUN}; '
 	   'kernels: base (stock), patched (the series), nocpuacct '
 	   '(stock, CONFIG_CGROUP_CPUACCT=n). Values: median [min-max] over '
 	   'the rounds. icount rows are one run: guest time counts '

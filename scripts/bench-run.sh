@@ -43,6 +43,13 @@ scale) out=$BUILD/${APFX}bench-scale ;;
 esac
 kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
 	die "no kernel tree in $SRC_PRISTINE: run 'make src'"
+# What every row records of the run, for the report: the guest's arch,
+# the QEMU that runs it (that arch's system emulator), the kernel version.
+qemu=${QEMU%% *}
+qver=$("$qemu" --version 2>/dev/null | sed -n '1s/^QEMU emulator version //p') ||
+	true
+[ -n "$qver" ] || die "$qemu --version: nothing; is it installed ('make deps')?"
+run_cols="$KARCH,$(echo "$qemu $qver" | tr , ';'),$kver"
 
 rounds=5
 [ -z "${QUICK:-}" ] || rounds=2
@@ -60,7 +67,7 @@ rm -rf "$out"
 mkdir -p "$out/logs"
 csv=$out/results.csv
 failed=$out/failed.txt
-echo "experiment,kernel,run,metric,value,unit,mode,vcpus,host_cores" >"$csv"
+echo "experiment,kernel,run,metric,value,unit,mode,vcpus,host_cores,arch,qemu,kernel_version" >"$csv"
 : >"$failed"
 
 # bench EXPERIMENT KERNEL ROUND MODE VCPUS ARGS [KERNEL_PARAMS]: one boot,
@@ -80,7 +87,7 @@ bench() {
 	if QUIET=1 "$TOP/scripts/qemu-run.sh" -v "$APFX$k" -m bench -s "$smp" \
 		$icount "${kparams[@]}" -a "$args" -l "$log" -t 900 </dev/null; then
 		rows=$(sed -n 's/^ *# bench: //p' "$log" | while read -r kv unit; do
-			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$cores"
+			echo "$exp,$k,$r,${kv%%=*},${kv#*=},$unit,$mode,$smp,$cores,$run_cols"
 		done)
 		# The guest's job ended but printed nothing: its last words.
 		[ -n "$rows" ] || tail -n 5 "$log" | sed 's/^/  | /' >&2
@@ -109,7 +116,7 @@ run_row() {
 
 # The end of both: the report, then the runs that gave nothing, if any.
 finish() {
-	python3 "$TOP/scripts/bench-report.py" "$@" "$out" "$kver"
+	python3 "$TOP/scripts/bench-report.py" "$@" "$out"
 	[ -s "$failed" ] || exit 0
 	echo "error: $(wc -l <"$failed") bench run(s) produced no figure:" >&2
 	sed 's/^/  /' "$failed" >&2
