@@ -134,6 +134,25 @@ def ratio(exp, metric, a, b):
 EXPERIMENTS = bench_table.experiments()
 
 
+def reported(scale_only=False):
+	"""The experiments of the rows, the table's (scale ones: scale_only)
+	in its order, then any other the rows have, by name: one the table
+	no longer has (poll, isolation of older runs) is reported too, under
+	its name, with a warning."""
+	known = [e for e, x in EXPERIMENTS.items()
+		 if e in meta and (x['scale'] or not scale_only)]
+	other = sorted(set(meta) - set(known))
+	for e in other:
+		print(f'warning: {d}/results.csv: experiment {e} is not '
+		      f'{"a scale row" if e in EXPERIMENTS else "a row"} of '
+		      'scripts/bench-experiments.tsv: reported last, untitled',
+		      file=sys.stderr)
+		EXPERIMENTS.setdefault(e, {'title': f'{e} (no row of '
+					   'scripts/bench-experiments.tsv names '
+					   'it)', 'prior': '-'})
+	return known + other
+
+
 def metrics_of(exp):
 	"""The experiment's metrics, numbers in names sorted as numbers."""
 	return sorted({m for (e, m, _) in vals if e == exp},
@@ -190,9 +209,7 @@ def scale_report():
 		  'base', 'base_min', 'base_max', 'patched', 'patched_min',
 		  'patched_max', 'patched/base', 'verdict']]
 	panels = []	# (metric, unit, {kernel: [(n, med, min, max)]})
-	for exp in [e for e, x in EXPERIMENTS.items() if x['scale']]:
-		if exp not in meta:
-			continue
+	for exp in reported(scale_only=True):
 		out.append(f'\n## {EXPERIMENTS[exp]["title"]}\n')
 		out.append('| metric | unit | vCPUs | base | patched | '
 			   'patched/base | patched is |')
@@ -297,9 +314,7 @@ out.append(f'{RUN}; '
 out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
 	    'patched/base', 'patched/nocpuacct', 'verdict']]
-for exp in EXPERIMENTS:
-	if exp not in meta:
-		continue
+for exp in reported():
 	mode, vcpus, cores = meta[exp]
 	title, prior = EXPERIMENTS[exp]['title'], EXPERIMENTS[exp]['prior']
 	out.append(f'\n## {title}\n')
