@@ -57,26 +57,16 @@ done
 
 # The objects built from the C files the series changes.
 cfiles=$( (owned_files; patched_files) | grep '\.c$' | LC_ALL=C sort -u)
-objs=
-for c in $cfiles; do
-	objs="$objs $(cd "$out" && grep -lF "linux-patched/$c" $(find . -name '.*.o.cmd' -not -path './tools/*' -not -path './hdr/*') 2>/dev/null)"
-done
-objs=$(echo $objs | tr ' ' '\n' | LC_ALL=C sort -u)
+cmds=$(kbuild_cmds "$out")
+objs=$(for c in $cfiles; do kbuild_users "$out" "$c" $cmds; done | LC_ALL=C sort -u)
 [ -n "$objs" ] || fail "no object of build/patched is built from: $cfiles"
 
 bad=0
 for cmd in $objs; do
-	line=$(sed -n 's/^savedcmd_[^ ]* := //p' "$out/$cmd" | head -n1)
-	[ -n "$line" ] || continue
-	# Drop the dependency file and the output, compile nothing, the overlay before the tree's own headers.
-	# search the overlay before the tree's own headers; only the
-	# compiler's command, not what kbuild runs after it.
-	line=$(echo "$line" | sed -e 's/;.*//' -e 's/^ccache //' \
-		-e 's/ -Wp,-MMD,[^ ]*//' -e 's/ -c -o [^ ]*/ -fsyntax-only/' \
-		-e "s| -nostdinc | -nostdinc -I$overlay/include |")
-	obj=${cmd#./}
-	obj=$(dirname "$obj")/$(basename "$obj" .cmd | sed 's/^\.//')
-	if msg=$(cd "$out" && eval "$line" 2>&1); then
+	obj=$(kbuild_obj "$cmd")
+	# Compile nothing, search the overlay before the tree's own headers.
+	if msg=$(kbuild_replay "$out" "$cmd" -fsyntax-only \
+			-e "s| -nostdinc | -nostdinc -I$overlay/include |" 2>&1); then
 		echo "# $obj: ok without:" $syms
 	else
 		bad=1

@@ -53,24 +53,18 @@ fi
 [ -f "$tree.paths" ] && seed_pristine "$tree" $(cat "$tree.paths")
 
 # The kbuild objects of build/patched whose dependencies name a path.
-cmds=$(cd "$out" && find . -name '.*.o.cmd' -not -path './tools/*' -not -path './hdr/*')
+cmds=$(kbuild_cmds "$out")
 objs_of() {
-	(cd "$out" && grep -lF "linux-patched/$1" $cmds 2>/dev/null)
+	kbuild_users "$out" "$1" $cmds
 }
 
-# Compile the object whose kbuild command file is $1 against the farm.
+# Compile the object whose kbuild command file is $1 against the farm:
+# the object written aside, the farm's sources, through ccache.
 compile() {
-	local cmd=$1 line obj
-	line=$(sed -n 's/^savedcmd_[^ ]* := //p' "$out/$cmd" | head -n1)
-	obj=${cmd#./}
-	obj=$(dirname "$obj")/$(basename "$obj" .cmd | sed 's/^\.//')
-	# The compiler's command only (not what kbuild runs after it), no
-	# dependency file, the object written aside, the farm's sources.
-	line=$(echo "$line" | sed -e 's/;.*//' -e 's/ -Wp,-MMD,[^ ]*//' \
-		-e "s| -c -o [^ ]*| -c -o $tmp/obj.o|" -e "s|$SRC_PATCHED/|$tree/|g")
-	(cd "$out" && CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 eval "$line") >"$tmp/log" 2>&1
+	kbuild_replay --ccache "$out" "$1" "-c -o $tmp/obj.o" \
+		-e "s|$SRC_PATCHED/|$tree/|g" >"$tmp/log" 2>&1
 	if [ $? != 0 ] || grep -q 'warning:' "$tmp/log"; then
-		echo "$obj:"
+		echo "$(kbuild_obj "$1"):"
 		grep -E 'error|warning' "$tmp/log" | head -n 20
 		return 1
 	fi

@@ -146,6 +146,56 @@ outgoing_of() {
 
 JOBS=${JOBS:-$(nproc)}
 
+# Replaying kbuild's compiler commands (check-series-build.sh, check-api.sh).
+# kbuild_cmds OUT: the command files (./DIR/.NAME.o.cmd) of the kernel
+# objects of the kbuild output directory OUT, those of tools/ and of the
+# uapi headers (hdr/) aside.
+kbuild_cmds() {
+	(cd "$1" && find . -name '.*.o.cmd' -not -path './tools/*' -not -path './hdr/*')
+}
+
+# kbuild_users OUT PATH CMD...: those command files of OUT whose object
+# was built from or with PATH of build/src/linux-patched (their
+# dependencies name it).
+kbuild_users() {
+	local out=$1 path=$2
+	shift 2
+	(cd "$out" && grep -lF "linux-patched/$path" "$@" 2>/dev/null)
+}
+
+# kbuild_obj CMD: the object of a command file, DIR/NAME.o.
+kbuild_obj() {
+	local o=${1#./}
+	echo "$(dirname "$o")/$(basename "$o" .cmd | sed 's/^\.//')"
+}
+
+# kbuild_replay [--ccache] OUT CMD OUTPUT [SED-ARGS...]: compile again,
+# in OUT, the object of command file CMD with the command line kbuild
+# saved in it: the compiler's command only (not what kbuild ran after
+# it), without the dependency file (-Wp,-MMD) and without ccache; its
+# "-c -o OBJECT" replaced by OUTPUT ("-fsyntax-only", "-c -o FILE": never
+# OUT's own object), then edited by sed with SED-ARGS (e.g. -e 's|...|').
+# --ccache: through ccache, if installed, as build-kernel.sh builds (an
+# unchanged compile is not run again; pointless for -fsyntax-only, which
+# ccache does not cache).  The compiler's exit status and output.
+kbuild_replay() {
+	local ccache= out cmd output line
+	if [ "$1" = --ccache ]; then
+		command -v ccache >/dev/null && ccache="ccache "
+		shift
+	fi
+	out=$1 cmd=$2 output=$3
+	shift 3
+	line=$(sed -n 's/^savedcmd_[^ ]* := //p' "$out/$cmd" | head -n1)
+	case $line in
+	*" -c -o "*) ;;
+	*) echo "error: $cmd: no compiler command (-c -o) in it"; return 1 ;;
+	esac
+	line=$ccache$(echo "$line" | sed -e 's/;.*//' -e 's/^ccache //' \
+		-e 's/ -Wp,-MMD,[^ ]*//' -e "s| -c -o [^ ]*| $output|" "$@")
+	(cd "$out" && export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 && eval "$line")
+}
+
 # build_module SRC VARIANT NAME: the out-of-tree module in SRC, built with
 # M= against VARIANT's kernel, in build/VARIANT/NAME-src: kbuild writes
 # into M=, so a copy (rsync keeps mtimes, so rebuilds are incremental).
