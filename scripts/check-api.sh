@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-api.sh [N]: KTAP test N (default 1) of check-host.sh: the series
-# only uses interfaces that exist in v6.12 itself.
+# check-api.sh: a KTAP test of check-host.sh: the series only uses
+# interfaces that exist in v6.12 itself.
 #
 # Debian's linux-source-6.12 (and any KSRC=6.12.y) has the stable
 # backports, some of which add interfaces that v6.12 lacks; building
@@ -18,21 +18,17 @@
 # what the series has been found to trip on.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 name="series uses no interface newer than v6.12"
 list=$TOP/scripts/stable-only-api.txt
 out=$BUILD/patched
 overlay=$BUILD/api-check
-fail() {
-	echo "$1" | sed 's/^/# /'
-	echo "not ok $n $name"
-	exit 0
-}
 
 # make check VARIANT=base need not build the patched kernel; make check does.
 [ -f "$out/vmlinux" ] || {
-	echo "ok $n $name # SKIP build/patched not built (make check builds it)"
+	ktap_test_skip "$name" "build/patched not built (make check builds it)"
 	exit 0
 }
 rm -rf "$overlay"
@@ -59,7 +55,8 @@ done
 cfiles=$( (owned_files; patched_files) | grep '\.c$' | LC_ALL=C sort -u)
 cmds=$(kbuild_cmds "$out")
 objs=$(for c in $cfiles; do kbuild_users "$out" "$c" $cmds; done | LC_ALL=C sort -u)
-[ -n "$objs" ] || fail "no object of build/patched is built from: $cfiles"
+[ -n "$objs" ] ||
+	ktap_test_fail_exit "$name" "no object of build/patched is built from: $cfiles"
 
 bad=0
 for cmd in $objs; do
@@ -74,4 +71,4 @@ for cmd in $objs; do
 		echo "# $obj: does not build on v6.12"
 	fi
 done
-[ $bad = 0 ] && echo "ok $n $name" || echo "not ok $n $name"
+ktap_test_result $bad "$name"

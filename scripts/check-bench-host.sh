@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-bench-host.sh [N]: KTAP test N (default 1) of check-host.sh: the
-# series' lib/percpu_counter.c and stock 6.12's still build in userspace
+# check-bench-host.sh: a KTAP test of check-host.sh: the series'
+# lib/percpu_counter.c and stock 6.12's still build in userspace
 # against scripts/bench-host/'s shim of kernel headers, and pass
 # pcc-bench's correctness pass (exactness, the sum window, limited adds
 # and their race, hotplug; a few seconds).  A change to the file that the
@@ -10,20 +10,18 @@
 # once rather than at the next make bench-host.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 name="pcc-bench builds both trees' lib/percpu_counter.c in userspace and passes its checks"
 out=$BUILD/bench-host
 if ! log=$(nice make -s -C "$TOP/scripts/bench-host" O="$out" 2>&1); then
-	echo "$log" | tail -n 40 | sed 's/^/# /'
-	echo "not ok $n $name"
-	exit 0
+	ktap_test_fail_exit "$name" "$(echo "$log" | tail -n 40)"
 fi
 if log=$("$out/pcc-bench" check 2>&1); then
 	# A race the host could not provoke: say which
 	echo "$log" | sed -n 's/^ok [0-9]* \(.* # SKIP .*\)/# \1/p'
-	echo "ok $n $name"
+	ktap_test_pass "$name"
 else
-	echo "$log" | grep -v '^ok ' | sed 's/^/# /'
-	echo "not ok $n $name"
+	ktap_test_fail "$name" "$(echo "$log" | grep -v '^ok ')"
 fi

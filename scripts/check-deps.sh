@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-deps.sh [N]: KTAP test N (default 1) of check-host.sh: on a
-# machine that lacks a package it needs, deps.sh installs that package
-# and exits 0, so that `make` goes on.
+# check-deps.sh: a KTAP test of check-host.sh: on a machine that
+# lacks a package it needs, deps.sh installs that package and exits 0, so
+# that `make` goes on.
 #
 # On a fresh machine dpkg-query has never heard of most packages: it
 # prints what it knows and exits 1.  That once stopped deps.sh, silently,
@@ -15,13 +15,14 @@
 # one with triggers pending) would need the network on every `make`.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 pkg=cpio
 name="deps.sh installs just the missing package and goes on"
 shims=$BUILD/deps-check
 real=$(command -v dpkg-query) || {
-	echo "ok $n $name # SKIP no dpkg-query (not Debian)"
+	ktap_test_skip "$name" "no dpkg-query (not Debian)"
 	exit 0
 }
 rm -rf "$shims"
@@ -47,10 +48,7 @@ out=$(PATH=$shims:$PATH "$TOP/scripts/deps.sh" 2>&1)
 rc=$?
 # The packages of "apt-get install [OPTIONS] PKG...".
 install=$(sed -n 's/^install //p' "$shims/apt-get.log" 2>/dev/null | tr ' ' '\n' | grep -v '^-' | xargs)
-[ -z "$out" ] || echo "$out" | sed 's/^/# /'
-echo "# deps.sh exit $rc, apt-get install: ${install:-not run}"
-if [ $rc = 0 ] && [ "$install" = $pkg ]; then
-	echo "ok $n $name"
-else
-	echo "not ok $n $name"
-fi
+ktap_print_msg "$out"
+ktap_print_msg "deps.sh exit $rc, apt-get install: ${install:-not run}"
+[ $rc = 0 ] && [ "$install" = $pkg ]
+ktap_test_result $? "$name"

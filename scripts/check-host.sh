@@ -19,18 +19,14 @@
 #  - no commit mixes series files (OWNED_DIRS, patches/) and tooling.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-echo "ktest: host start"
+ktap_begin host
 if ! out=$("$TOP/scripts/export-series.sh" 2>&1); then
-	printf 'KTAP version 1\n1..1\n%s\nnot ok 1 export the series\n' "$(echo "$out" | sed 's/^/# /')"
-	echo "ktest: host done"
+	ktap_test_fail "export the series" "$out"
 	exit 1
 fi
 patches=$(for s in $OUTGOING; do ls "$BUILD/outgoing/$s"/0*.patch; done | grep -v 0000-cover-letter)
-nseries=$(echo $OUTGOING | wc -w)
-
-echo "KTAP version 1"
-echo "1..$(($(echo "$patches" | wc -l) + 2 * nseries + 9))"
 
 # git am onto a scratch repo with the pristine versions of the files the
 # patches touch: cheap, and git am is what a maintainer would run.
@@ -42,74 +38,50 @@ am_pristine() {
 	g add -A && g commit -q -m base --allow-empty
 	g am -q "$@" 2>&1
 }
-n=0
 # Each series on its own, as its maintainers get it...
 for s in $OUTGOING; do
-	n=$((n + 1))
 	am=$BUILD/am-check/$s
-	if out=$(am_pristine $(echo "$patches" | grep -F "/outgoing/$s/")); then
-		echo "ok $n series $s applies with git am on its own"
-	else
-		echo "$out" | sed 's/^/# /'
-		echo "not ok $n series $s applies with git am on its own"
-	fi
+	out=$(am_pristine $(echo "$patches" | grep -F "/outgoing/$s/"))
+	ktap_test_result $? "series $s applies with git am on its own" "$out"
 done
 # ...and all of them, which must give the tree that was built and tested.
-n=$((n + 1))
 am=$BUILD/am-check/all
 files=$(patch_paths $patches)
+desc="the series together match the tested tree"
 if out=$(am_pristine $patches); then
-	diff=$(for f in $files; do
-		cmp -s "$am/$f" "$SRC_PATCHED/$f" || echo "$f"
-	done)
-	if [ -z "$diff" ]; then
-		echo "ok $n the series together match the tested tree"
-	else
-		echo "$diff" | sed 's|^|# differs from build/src/linux-patched: |'
-		echo "not ok $n the series together match the tested tree"
-	fi
+	ktap_test_none "$desc" "$(for f in $files; do
+		cmp -s "$am/$f" "$SRC_PATCHED/$f" ||
+			echo "differs from build/src/linux-patched: $f"
+	done)"
 else
-	echo "$out" | sed 's/^/# /'
-	echo "not ok $n the series together match the tested tree"
+	ktap_test_fail "$desc" "$out"
 fi
 
 for p in $patches; do
-	n=$((n + 1))
-	if out=$(cd "$SRC_PRISTINE" && perl scripts/checkpatch.pl --strict -q "$p" 2>&1); then
-		echo "ok $n checkpatch --strict ${p#"$BUILD"/outgoing/}"
-	else
-		echo "$out" | sed 's/^/# /'
-		echo "not ok $n checkpatch --strict ${p#"$BUILD"/outgoing/}"
-	fi
+	out=$(cd "$SRC_PRISTINE" && perl scripts/checkpatch.pl --strict -q "$p" 2>&1)
+	ktap_test_result $? "checkpatch --strict ${p#"$BUILD"/outgoing/}" "$out"
 done
-"$TOP/scripts/check-series-build.sh" $((n + 1))
-n=$((n + nseries))
-"$TOP/scripts/check-api.sh" $((n + 1))
-"$TOP/scripts/check-deps.sh" $((n + 2))
-"$TOP/scripts/check-kselftest.sh" $((n + 3))
+"$TOP/scripts/check-series-build.sh"
+"$TOP/scripts/check-api.sh"
+"$TOP/scripts/check-deps.sh"
+"$TOP/scripts/check-kselftest.sh"
 
 # A function named in kcsan-ignore.txt must be stock: no patch adds,
 # removes or changes a line of it (a hunk's @@ line names its function).
-n=$((n + 4))
 ignore=$(grep -Ev '^(#|$)' "$TOP/scripts/guest/kcsan-ignore.txt")
-hits=$(for f in $ignore; do
-	grep -Hw -- "$f" $patches | grep -E '^[^:]+:(@@|[-+]([^-+]|$))' |
-		sed "s|^$BUILD/outgoing/||"
-done)
-if [ -z "$hits" ]; then
-	echo "ok $n KCSAN ignores only functions the series does not change"
-else
-	echo "$hits" | sed 's/^/# /'
-	echo "not ok $n KCSAN ignores only functions the series does not change"
-fi
+ktap_test_none "KCSAN ignores only functions the series does not change" \
+	"$(for f in $ignore; do
+		grep -Hw -- "$f" $patches | grep -E '^[^:]+:(@@|[-+]([^-+]|$))' |
+			sed "s|^$BUILD/outgoing/||"
+	done)"
 
 # A mutant that no longer applies, or names a case the module no longer
 # has, would make `make mutants` fail long after the change that broke it:
 # say so here.
-n=$((n + 1))
 kcases=$(sed -n 's/^[[:space:]]*KUNIT_CASE[_A-Z]*(\([a-z0-9_]*\).*/\1/p' \
 	"$TOP"/tools/testing/selftests/*/module/*.c)
-bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
+ktap_test_none "make mutants' planted bugs apply and name existing tests" \
+	"$(for m in "$TOP"/scripts/mutants/*.patch; do
 	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
 		echo "does not apply: ${m#"$TOP"/}"
 	for c in $(mutant_cases "$m"); do
@@ -123,28 +95,15 @@ bad=$(for m in "$TOP"/scripts/mutants/*.patch; do
 			echo "no KUnit case $c: ${m#"$TOP"/}" ;;
 		esac
 	done
-done)
-if [ -z "$bad" ]; then
-	echo "ok $n make mutants' planted bugs apply and name existing tests"
-else
-	echo "$bad" | sed 's/^/# /'
-	echo "not ok $n make mutants' planted bugs apply and name existing tests"
-fi
-"$TOP/scripts/check-bench-host.sh" $((n + 1))
-"$TOP/scripts/check-model.sh" $((n + 2))
+done)"
+"$TOP/scripts/check-bench-host.sh"
+"$TOP/scripts/check-model.sh"
 # Each commit that touches the series becomes a mailed patch: none may
 # also touch the tooling (the import of the pristine files aside).
-n=$((n + 3))
 owned="^($(tr ' ' '|' <<<"$OWNED_DIRS patches"))/"
-mixed=$(git -C "$TOP" log --format=%H --min-parents=1 --max-parents=1 | while read -r c; do
+ktap_test_none "no commit mixes series files and tooling" \
+	"$(git -C "$TOP" log --format=%H --min-parents=1 --max-parents=1 | while read -r c; do
 	files=$(git -C "$TOP" show --format= --name-only "$c")
 	grep -qE "$owned" <<<"$files" && grep -qvE "$owned" <<<"$files" &&
-		git -C "$TOP" log -1 --format='%h %s' "$c"
-done)
-if [ -z "$mixed" ]; then
-	echo "ok $n no commit mixes series files and tooling"
-else
-	echo "$mixed" | sed 's/^/# mixes series files and tooling: /'
-	echo "not ok $n no commit mixes series files and tooling"
-fi
-echo "ktest: host done"
+		git -C "$TOP" log -1 --format='mixes series files and tooling: %h %s' "$c"
+done)"

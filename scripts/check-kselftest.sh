@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-kselftest.sh [N]: KTAP test N (default 1) of check-host.sh: the
-# series' kselftests build and package the way labs that run kselftest
-# tarballs (KernelCI, LKFT) make them, unchanged:
+# check-kselftest.sh: a KTAP test of check-host.sh: the series'
+# kselftests build and package the way labs that run kselftest tarballs
+# (KernelCI, LKFT) make them, unchanged:
 #
 #   make -C tools/testing/selftests TARGETS="$SELFTESTS" gen_tar
 #
@@ -16,8 +16,9 @@
 # with the target's settings (its timeout) beside it.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 name="kselftest tarball (gen_tar) lists the series' tests"
 hdr=$BUILD/patched/hdr/include
 dir=$BUILD/kselftest-tar
@@ -26,19 +27,14 @@ ksft=$SRC_PATCHED/tools/testing/selftests
 tarball=$dir/install/kselftest-packages/kselftest.tar.gz
 # A make of its own, as a lab runs it: not make check's flags and level.
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
-fail() {
-	echo "$1" | sed 's/^/# /'
-	echo "not ok $n $name"
-	exit 0
-}
 
 # make check VARIANT=base need not build the patched kernel; make check does.
 [ -f "$BUILD/patched/vmlinux" ] || {
-	echo "ok $n $name # SKIP build/patched not built (make check builds it)"
+	ktap_test_skip "$name" "build/patched not built (make check builds it)"
 	exit 0
 }
-[ -d "$hdr" ] || fail "no $hdr: build the patched kernel first"
-[ -n "$SELFTESTS" ] || fail "no kselftest targets in tools/testing/selftests/"
+[ -d "$hdr" ] || ktap_test_fail_exit "$name" "no $hdr: build the patched kernel first"
+[ -n "$SELFTESTS" ] || ktap_test_fail_exit "$name" "no kselftest targets in tools/testing/selftests/"
 
 # The build directory is kept (make rebuilds what changed), the tarball
 # is made anew.
@@ -49,11 +45,11 @@ mkdir -p "$dir/build" "$(dirname "$log")"
 mk -C "$ksft" -j"$JOBS" TARGETS="$SELFTESTS" FORCE_TARGETS=1 \
 	KHDR_INCLUDES="-isystem $hdr" O="$dir/build" \
 	INSTALL_PATH="$dir/install" gen_tar >"$log" 2>&1 ||
-	fail "$(grep -E 'error|Error|No rule|undefined' "$log" | head -n 20)
+	ktap_test_fail_exit "$name" "$(grep -E 'error|Error|No rule|undefined' "$log" | head -n 20)
 make gen_tar failed (build/logs/kselftest-tar.log)"
 warn=$(grep -E 'warning:' "$log")
-[ -z "$warn" ] || fail "$warn"
-[ -f "$tarball" ] || fail "make gen_tar made no ${tarball#"$BUILD"/}"
+[ -z "$warn" ] || ktap_test_fail_exit "$name" "$warn"
+[ -f "$tarball" ] || ktap_test_fail_exit "$name" "make gen_tar made no ${tarball#"$BUILD"/}"
 
 # What each target's Makefile names to run, by make itself.
 expected=$(for t in $SELFTESTS; do
@@ -62,7 +58,7 @@ expected=$(for t in $SELFTESTS; do
 		ksft-check-list | tr ' ' '\n' | sed "/^\$/d; s|^|$t:|"
 done | LC_ALL=C sort)
 listed=$(tar -xOf "$tarball" ./kselftest-list.txt 2>/dev/null | LC_ALL=C sort) ||
-	fail "no kselftest-list.txt in ${tarball#"$BUILD"/}"
+	ktap_test_fail_exit "$name" "no kselftest-list.txt in ${tarball#"$BUILD"/}"
 contents=$(tar -tvf "$tarball")
 
 bad=
@@ -93,5 +89,5 @@ done
 
 echo "# ${tarball#"$BUILD"/}: $(echo "$contents" | wc -l) entries, kselftest-list.txt:"
 echo "$listed" | sed 's/^/#   /'
-[ -z "$bad" ] || fail "${bad#?}"
-echo "ok $n $name"
+[ -z "$bad" ] || ktap_test_fail_exit "$name" "${bad#?}"
+ktap_test_pass "$name"

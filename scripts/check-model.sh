@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-model.sh [N]: KTAP test N (default 1) of check-host.sh: SPIN
-# verifies scripts/model/percpu_counter.pml, the lock-free folds of
+# check-model.sh: a KTAP test of check-host.sh: SPIN verifies
+# scripts/model/percpu_counter.pml, the lock-free folds of
 # lib/percpu_counter.c, exhaustively (safety: assertions and invalid end
 # states, no state compression) in each scenario for 2 and 3 CPUs, and
 # finds an error in every planted bug of the model (-DMUTANT_*): a
@@ -19,8 +19,9 @@
 # progress.  Some 65 s (40 s of CPU).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 name="SPIN verifies the percpu_counter fold model for 2 and 3 CPUs and catches its planted bugs"
 model=$TOP/scripts/model/percpu_counter.pml
 out=$BUILD/model
@@ -31,9 +32,7 @@ mutants="SUM_MISSES_FOLDS:1 FOLD_RESETS_DELTA:1 LIMITED_ADD_ROUGH:3
 	 SYNC_AS_FOLD:6 LIMITED_ADD_KEEPS_FULL_DELTA:3 THAW_READS_LATE:1"
 
 if ! command -v spin >/dev/null; then
-	echo "# spin is not installed (scripts/deps.sh installs it)"
-	echo "not ok $n $name"
-	exit 0
+	ktap_test_fail_exit "$name" "spin is not installed (scripts/deps.sh installs it)"
 fi
 
 # verify DIR SPIN-FLAGS...: pan's report in DIR/pan.out; 1 if it did not run
@@ -97,8 +96,4 @@ for p in $(grep -l '^+++ b/lib/percpu_counter\.c' "$TOP"/scripts/mutants/*.patch
 	esac
 done
 echo "# $((SECONDS - start))s in all"
-if [ $fail = 0 ]; then
-	echo "ok $n $name"
-else
-	echo "not ok $n $name"
-fi
+ktap_test_result $fail "$name"

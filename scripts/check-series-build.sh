@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-series-build.sh [N]: KTAP tests N (default 1) onwards of
-# check-host.sh, one per series of build/outgoing/ (OUTGOING in lib.sh):
-# the series builds patch by patch, on the pristine tree alone.
+# check-series-build.sh: KTAP tests of check-host.sh, one per series of
+# build/outgoing/ (OUTGOING in lib.sh): the series builds patch by patch,
+# on the pristine tree alone.
 #
 # Each series is applied, one patch at a time, to a copy of the base tree
 # (build/src/linux-series, a hard-link farm of build/src/linux whose
@@ -20,24 +20,19 @@
 # series.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ktap.sh"
 
-n=${1:-1}
+ktap_begin
 out=$BUILD/patched
 tree=$BUILD/src/linux-series
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-result() {	# ok|not ok, series, why
-	[ -z "${3:-}" ] || printf '%s\n' "${3%$'\n'}" | sed 's/^/# /'
-	echo "$1 $n series $2 builds patch by patch"
-	n=$((n + 1))
-}
+trap 'rm -rf "$tmp"; ktap_finished' EXIT
+desc() { echo "series $1 builds patch by patch"; }
 
 # make check VARIANT=base need not build the patched kernel; make check does.
 if [ ! -f "$out/.config" ]; then
 	for s in $OUTGOING; do
-		echo "ok $n series $s builds patch by patch # SKIP build/patched not built (make check builds it)"
-		n=$((n + 1))
+		ktap_test_skip "$(desc "$s")" "build/patched not built (make check builds it)"
 	done
 	exit 0
 fi
@@ -73,7 +68,7 @@ compile() {
 for s in $OUTGOING; do
 	patches=$(ls "$BUILD/outgoing/$s"/0*.patch 2>/dev/null | grep -v 0000-cover-letter)
 	if [ -z "$patches" ]; then
-		result "not ok" "$s" "no patches in build/outgoing/$s: run make series"
+		ktap_test_fail "$(desc "$s")" "no patches in build/outgoing/$s: run make series"
 		continue
 	fi
 	paths=$(patch_paths $patches)
@@ -108,9 +103,5 @@ for s in $OUTGOING; do
 		log+="$name: compiled$(echo $objs | sed 's|\./||g; s|/\.\([^ /]*\)\.o\.cmd|/\1.o|g; s/^/ /')"$'\n'
 	done
 	seed_pristine "$tree" $paths
-	if [ $bad = 0 ]; then
-		result "ok" "$s" "$log"
-	else
-		result "not ok" "$s" "$log"
-	fi
+	ktap_test_result $bad "$(desc "$s")" "$log"
 done
