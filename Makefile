@@ -3,8 +3,11 @@
 # cpuacct-scale: build Linux 6.12 with the series, boot it in QEMU, test it.
 #
 #   make                 build the patched kernel, boot it, show cpuacct at work
-#   make check           all tests: host checks of the series, then the
-#                        kselftests and test modules in the guest
+#   make check           all tests: host checks of the series and of the
+#                        tooling, then the kselftests and test modules in
+#                        the guest
+#   make check-tooling   the host checks of the tooling alone (deps.sh, the
+#                        planted bugs of make mutants, commits)
 #   make check ARCH=i386|arm64
 #                        the guest suite on a 32-bit x86 or an arm64 guest
 #   make check-arch      both of those (not part of CI)
@@ -68,8 +71,10 @@ endif
 AP := $(if $(filter x86_64,$(ARCH)),,$(ARCH)-)
 BASE_VARIANT := $(VARIANT)
 override VARIANT := $(AP)$(VARIANT)
-# The host checks (the series itself) are the same on every arch: x86_64's.
+# The host checks (the series itself, and the tooling) are the same on
+# every arch: x86_64's.
 HOSTLOG := $(if $(filter x86_64,$(ARCH)),$(BUILD)/logs/host-check.log)
+TOOLLOG := $(if $(filter x86_64,$(ARCH)),$(BUILD)/logs/tooling-check.log)
 DEPS_ARCHES ?= $(filter-out x86_64,$(ARCH))
 
 all: demo
@@ -88,12 +93,20 @@ initramfs-%: tests-%
 demo: initramfs-$(AP)patched
 	@$(S)/qemu-run.sh -v $(AP)patched -m demo -t 300
 
-# Host checks and the guest run both print KTAP; the summary counts them.
+# Host checks and the guest run all print KTAP, a section each; the
+# summary counts each, then all of them.
 check: initramfs-$(VARIANT)
 	$(if $(HOSTLOG),-@$(S)/check-host.sh | tee $(HOSTLOG))
+	$(if $(TOOLLOG),-@$(S)/check-tooling.sh | tee $(TOOLLOG))
 	-@$(S)/qemu-run.sh -v $(VARIANT) -m check -s $(SMP)
-	@$(S)/ktap-summary.py $(HOSTLOG) \
+	@$(S)/ktap-summary.py $(HOSTLOG) $(TOOLLOG) \
 		$(BUILD)/logs/$(VARIANT)-check.log
+
+# The checks of the tooling itself (make check runs them too).
+check-tooling: src
+	@mkdir -p $(BUILD)/logs
+	-@$(S)/check-tooling.sh | tee $(BUILD)/logs/tooling-check.log
+	@$(S)/ktap-summary.py $(BUILD)/logs/tooling-check.log
 
 # The debug variants are slow under TCG: the stress job runs STRESS_SECS.
 # Its tests may run 120 s over that, then come allocation failures, the
@@ -164,6 +177,6 @@ shell: initramfs-$(VARIANT)
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps src demo check check-arch check-debug check-debug-control \
+.PHONY: all deps src demo check check-tooling check-arch check-debug check-debug-control \
 	stress bench bench-scale bench-host bench-host-static bench-host-mutants \
 	series keyflip-control mutants shell clean

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-deps.sh: a KTAP test of check-host.sh: on a machine that
+# check-deps.sh: a KTAP test of check-tooling.sh: on a machine that
 # lacks a package it needs, deps.sh installs that package and exits 0, so
 # that `make` goes on.
 #

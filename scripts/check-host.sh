@@ -8,15 +8,13 @@
 #  - every patch passes checkpatch.pl --strict;
 #  - each series builds patch by patch (check-series-build.sh);
 #  - the series uses no interface newer than v6.12 (check-api.sh);
-#  - deps.sh installs a package dpkg has never heard of (check-deps.sh);
 #  - the kselftest tarball builds and lists every test (check-kselftest.sh);
 #  - KCSAN's stress job ignores no function the series changes;
-#  - every planted bug of make mutants still applies to the series' code;
 #  - both trees' lib/percpu_counter.c build and pass pcc-bench's checks in
 #    userspace (check-bench-host.sh);
 #  - SPIN verifies the model of the lock-free folds for 2 and 3 CPUs, and
-#    each of its planted bugs fails it (check-model.sh);
-#  - no commit mixes series files (OWNED_DIRS, patches/) and tooling.
+#    each of its planted bugs fails it (check-model.sh).
+# The checks of the tooling itself are check-tooling.sh's.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ktap.sh"
@@ -63,7 +61,6 @@ for p in $patches; do
 done
 "$TOP/scripts/check-series-build.sh"
 "$TOP/scripts/check-api.sh"
-"$TOP/scripts/check-deps.sh"
 "$TOP/scripts/check-kselftest.sh"
 
 # A function named in kcsan-ignore.txt must be stock: no patch adds,
@@ -74,36 +71,5 @@ ktap_test_none "KCSAN ignores only functions the series does not change" \
 		grep -Hw -- "$f" $patches | grep -E '^[^:]+:(@@|[-+]([^-+]|$))' |
 			sed "s|^$BUILD/outgoing/||"
 	done)"
-
-# A mutant that no longer applies, or names a case the module no longer
-# has, would make `make mutants` fail long after the change that broke it:
-# say so here.
-kcases=$(sed -n 's/^[[:space:]]*KUNIT_CASE[_A-Z]*(\([a-z0-9_]*\).*/\1/p' \
-	"$TOP"/tools/testing/selftests/*/module/*.c)
-ktap_test_none "make mutants' planted bugs apply and name existing tests" \
-	"$(for m in "$TOP"/scripts/mutants/*.patch; do
-	patch -s -p1 -F0 --dry-run -d "$SRC_PATCHED" <"$m" >/dev/null 2>&1 ||
-		echo "does not apply: ${m#"$TOP"/}"
-	for c in $(mutant_cases "$m"); do
-		case $c in
-		*:*) grep -Eqs "^TEST_GEN_PROGS *\+?= *${c%%:*}$" \
-				"$TOP"/tools/testing/selftests/*/Makefile &&
-			cat "$TOP"/tools/testing/selftests/*/"${c%%:*}.c" 2>/dev/null |
-			grep -Eq "CG_TEST\(${c#*:}\)|\"${c#*:}\\\\n\"" ||
-				echo "no kselftest case $c: ${m#"$TOP"/}" ;;
-		*) grep -qx "$c" <<<"$kcases" ||
-			echo "no KUnit case $c: ${m#"$TOP"/}" ;;
-		esac
-	done
-done)"
 "$TOP/scripts/check-bench-host.sh"
 "$TOP/scripts/check-model.sh"
-# Each commit that touches the series becomes a mailed patch: none may
-# also touch the tooling (the import of the pristine files aside).
-owned="^($(tr ' ' '|' <<<"$OWNED_DIRS patches"))/"
-ktap_test_none "no commit mixes series files and tooling" \
-	"$(git -C "$TOP" log --format=%H --min-parents=1 --max-parents=1 | while read -r c; do
-	files=$(git -C "$TOP" show --format= --name-only "$c")
-	grep -qE "$owned" <<<"$files" && grep -qvE "$owned" <<<"$files" &&
-		git -C "$TOP" log -1 --format='mixes series files and tooling: %h %s' "$c"
-done)"

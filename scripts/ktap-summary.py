@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ktap-summary.py LOG...: count the KTAP results in each LOG (a guest's
-# console, or the host checks) and end with one line
+# console, or a section of host checks) and end with one line
 #   N passed, N failed[, N skipped]
-# counted over the leaf tests: a result with subtests counts through them,
-# except that a failed parent whose subtests all passed (a test program
-# that crashed, timed out or lost results) is one failure, and so is a
-# subtest whose plan promised more results than it printed.
+# over them all, after one such line per LOG ("LOG: N passed, ...") when
+# there are several.  Counted over the leaf tests: a result with subtests
+# counts through them, except that a failed parent whose subtests all
+# passed (a test program that crashed, timed out or lost results) is one
+# failure, and so is a subtest whose plan promised more results than it
+# printed.
 # Exit 1 on any failure, on a log whose job did not finish ("ktest: MODE
 # done" missing: hang or panic) or exited non-zero ("ktest: MODE done,
 # exit N", printed by the guest's /init), on a kernel splat on a guest
@@ -77,6 +79,11 @@ def count(lines, log):
 	return passed, failed, skipped, names
 
 
+def counts(passed, failed, skipped):
+	line = f'{passed} passed, {failed} failed'
+	return line + f', {skipped} skipped' if skipped else line
+
+
 passed = failed = skipped = 0
 for log in sys.argv[1:]:
 	lines = open(log, errors='replace').read().splitlines()
@@ -85,24 +92,23 @@ for log in sys.argv[1:]:
 	end = next((i for i, l in enumerate(lines) if DONE.match(l)), None)
 	status = DONE.match(lines[end]).group(1) if end is not None else None
 	p, f, s, names = count(lines[start + 1:end], log)
-	passed, failed, skipped = passed + p, failed + f, skipped + s
 	for n in names:
 		print(f'FAILED: {n}')
 	if end is None:
 		print(f'FAILED: {log}: the job did not finish (hang or panic)')
-		failed += 1
+		f += 1
 	elif status not in (None, '0'):
 		print(f'FAILED: {log}: the job exited {status}')
-		failed += 1
+		f += 1
 	# Kernel messages, not the guest's (indented or '#') test output.
 	splats = [l for l in lines if SPLAT.search(l) and not l.startswith((' ', '#'))]
 	if splats:
 		print(f'FAILED: {log}: kernel splat on the console:\n  ' +
 		      '\n  '.join(splats[:10]))
-		failed += 1
+		f += 1
+	if len(sys.argv) > 2:
+		print(f'{os.path.basename(log)}: {counts(p, f, s)}')
+	passed, failed, skipped = passed + p, failed + f, skipped + s
 
-summary = f'{passed} passed, {failed} failed'
-if skipped:
-	summary += f', {skipped} skipped'
-print(summary)
+print(counts(passed, failed, skipped))
 sys.exit(1 if failed or passed + skipped == 0 else 0)
