@@ -92,8 +92,9 @@ static_assert((int)CPUACCT_USER == (int)CPUACCT_STAT_USER &&
  * Enabled when the first non-root group is created.  Until then every task
  * is in the root group, whose switches are counted in rq->nr_switches only,
  * and cpuacct_count_switch() (sched.h) has nothing to do.  It is left on
- * once groups have existed: each flip patches __schedule() on every CPU,
- * which should not happen on every mkdir and rmdir of a lone group.
+ * once groups have existed: each flip patches __schedule()'s text and
+ * syncs every CPU with an IPI, which should not happen on every mkdir and
+ * rmdir of a lone group.
  */
 DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
@@ -645,6 +646,29 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * otherwise a cursor move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(cur->ca == ca))
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	else
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+}
 
 /*
  * Add user/system time to cpuacct.
