@@ -32,26 +32,26 @@
 #                        the same as one static binary to copy anywhere:
 #                        build/bench-host/pcc-bench-static bench -o runs.csv
 #   make bench-host-mutants do pcc-bench's checks fail on the planted bugs
-#                        (scripts/mutants/; RUNS=10 runs each)
+#                        (ktest/mutants/; RUNS=10 runs each)
 #   make series          export the two series to build/outgoing/NAME/
 #   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
 #   make keyflip-control does text patching survive on this QEMU
 #                        (docs/text-patching.md)
 #   make mutants         do the series' tests fail on planted bugs
-#                        (scripts/mutants/; RUNS=3 boots each, x86_64)
+#                        (ktest/mutants/; RUNS=3 boots each, x86_64)
 #
-# The pipeline, for a variant V (configs/V.config):
+# The pipeline, for a variant V (ktest/configs/variants/V.config):
 #
 #   deps -> src -> kernel-V -> tests-V -> initramfs-V -> qemu-run.sh -> ktap-summary.py
 #
-#   deps         Debian packages, installed only if missing    scripts/deps.sh
-#   src          base tree + the series (build/src/)          scripts/prepare-src.sh
-#   kernel-V     tinyconfig + fragments, bzImage (build/V/)    scripts/build-kernel.sh
-#   tests-V      kselftests (static), test modules (M=)       scripts/build-tests.sh
-#   initramfs-V  busybox, scripts/guest/*, tests, modules      scripts/mkinitramfs.sh
+#   deps         Debian packages, installed only if missing    ktest/build/deps.sh
+#   src          base tree + the series (build/src/)          ktest/build/prepare-src.sh
+#   kernel-V     tinyconfig + fragments, bzImage (build/V/)    ktest/build/kernel.sh
+#   tests-V      kselftests (static), test modules (M=)       ktest/build/tests.sh
+#   initramfs-V  busybox, ktest/guest/*, tests, modules      ktest/build/initramfs.sh
 #
 # ARCH=i386|arm64 (default x86_64) prefixes the variant: i386-patched is
-# configs/patched.config (+ configs/arch-i386.config) for i386, in
+# ktest/configs/variants/patched.config (+ ktest/configs/arch/i386.config) for i386, in
 # build/i386-patched, cross-compiled, booted in that arch's QEMU.
 #
 # KSRC=/path/to/linux-6.12.y builds from your tree instead of Debian's
@@ -59,7 +59,7 @@
 
 VARIANT ?= patched
 SMP ?= 2
-S := scripts
+S := ktest
 BUILD ?= $(CURDIR)/build
 export BUILD
 ARCH ?= x86_64
@@ -80,33 +80,33 @@ DEPS_ARCHES ?= $(filter-out x86_64,$(ARCH))
 all: demo
 
 deps:
-	@$(S)/deps.sh $(DEPS_ARCHES)
+	@$(S)/build/deps.sh $(DEPS_ARCHES)
 src: deps
-	@$(S)/prepare-src.sh
+	@$(S)/build/prepare-src.sh
 kernel-%: src
-	@$(S)/build-kernel.sh $*
+	@$(S)/build/kernel.sh $*
 tests-%: kernel-%
-	@$(S)/build-tests.sh $*
+	@$(S)/build/tests.sh $*
 initramfs-%: tests-%
-	@$(S)/mkinitramfs.sh $*
+	@$(S)/build/initramfs.sh $*
 
 demo: initramfs-$(AP)patched
-	@$(S)/qemu-run.sh -v $(AP)patched -m demo -t 300
+	@$(S)/run/qemu-run.sh -v $(AP)patched -m demo -t 300
 
 # Host checks and the guest run all print KTAP, a section each; the
 # summary counts each, then all of them.
 check: initramfs-$(VARIANT)
-	$(if $(HOSTLOG),-@$(S)/check-host.sh | tee $(HOSTLOG))
-	$(if $(TOOLLOG),-@$(S)/check-tooling.sh | tee $(TOOLLOG))
-	-@$(S)/qemu-run.sh -v $(VARIANT) -m check -s $(SMP)
-	@$(S)/ktap-summary.py $(HOSTLOG) $(TOOLLOG) \
+	$(if $(HOSTLOG),-@$(S)/checks/host.sh | tee $(HOSTLOG))
+	$(if $(TOOLLOG),-@$(S)/checks/tooling.sh | tee $(TOOLLOG))
+	-@$(S)/run/qemu-run.sh -v $(VARIANT) -m check -s $(SMP)
+	@$(S)/run/ktap-summary.py $(HOSTLOG) $(TOOLLOG) \
 		$(BUILD)/logs/$(VARIANT)-check.log
 
 # The checks of the tooling itself (make check runs them too).
 check-tooling: src
 	@mkdir -p $(BUILD)/logs
-	-@$(S)/check-tooling.sh | tee $(BUILD)/logs/tooling-check.log
-	@$(S)/ktap-summary.py $(BUILD)/logs/tooling-check.log
+	-@$(S)/checks/tooling.sh | tee $(BUILD)/logs/tooling-check.log
+	@$(S)/run/ktap-summary.py $(BUILD)/logs/tooling-check.log
 
 # The debug variants are slow under TCG: the stress job runs STRESS_SECS.
 # Its tests may run 120 s over that, then come allocation failures, the
@@ -116,10 +116,10 @@ STRESS_TIMEOUT = $(shell echo $$(($(STRESS_SECS) + 780)))
 # x86_64 only: i386 has neither KASAN nor KCSAN, arm64's KCSAN runs
 # through `make stress ARCH=arm64 VARIANT=kcsan`.
 check-debug: $(if $(AP),check-debug-x86_64-only) initramfs-debug initramfs-kcsan
-	-@$(S)/qemu-run.sh -v debug -m check -s $(SMP) -t 1800
-	-@$(S)/qemu-run.sh -v debug -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
-	-@$(S)/qemu-run.sh -v kcsan -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
-	@$(S)/ktap-summary.py $(BUILD)/logs/debug-check.log \
+	-@$(S)/run/qemu-run.sh -v debug -m check -s $(SMP) -t 1800
+	-@$(S)/run/qemu-run.sh -v debug -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
+	-@$(S)/run/qemu-run.sh -v kcsan -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
+	@$(S)/run/ktap-summary.py $(BUILD)/logs/debug-check.log \
 		$(BUILD)/logs/debug-stress.log $(BUILD)/logs/kcsan-stress.log
 check-debug-x86_64-only:
 	$(error make check-debug runs on x86_64 only; for arm64's KCSAN: \
@@ -127,52 +127,52 @@ check-debug-x86_64-only:
 
 # The same guest suite on stock 6.12 with debug's checkers: the control.
 check-debug-control: $(if $(AP),check-debug-x86_64-only) initramfs-base-debug
-	-@$(S)/qemu-run.sh -v base-debug -m check -s $(SMP) -t 1800
-	@$(S)/ktap-summary.py $(BUILD)/logs/base-debug-check.log
+	-@$(S)/run/qemu-run.sh -v base-debug -m check -s $(SMP) -t 1800
+	@$(S)/run/ktap-summary.py $(BUILD)/logs/base-debug-check.log
 
 # The stress job alone, on VARIANT (check-debug runs it on debug and kcsan).
 stress: initramfs-$(VARIANT)
-	-@$(S)/qemu-run.sh -v $(VARIANT) -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
-	@$(S)/ktap-summary.py $(BUILD)/logs/$(VARIANT)-stress.log
+	-@$(S)/run/qemu-run.sh -v $(VARIANT) -m stress -s $(SMP) -a $(STRESS_SECS) -t $(STRESS_TIMEOUT)
+	@$(S)/run/ktap-summary.py $(BUILD)/logs/$(VARIANT)-stress.log
 
 # make check's guest suite on both other architectures, one count line.
 check-arch: DEPS_ARCHES = $(GUEST_ARCHES)
 check-arch: $(foreach a,$(GUEST_ARCHES),initramfs-$(a)-$(BASE_VARIANT))
-	-@$(S)/qemu-run.sh -v i386-$(BASE_VARIANT) -m check -s $(SMP)
-	-@$(S)/qemu-run.sh -v arm64-$(BASE_VARIANT) -m check -s $(SMP)
-	@$(S)/ktap-summary.py $(foreach a,$(GUEST_ARCHES),\
+	-@$(S)/run/qemu-run.sh -v i386-$(BASE_VARIANT) -m check -s $(SMP)
+	-@$(S)/run/qemu-run.sh -v arm64-$(BASE_VARIANT) -m check -s $(SMP)
+	@$(S)/run/ktap-summary.py $(foreach a,$(GUEST_ARCHES),\
 		$(BUILD)/logs/$(a)-$(BASE_VARIANT)-check.log)
 
-# Real time: never more vCPUs than host cores (bench-run.sh refuses).
+# Real time: never more vCPUs than host cores (bench/run.sh refuses).
 bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)nocpuacct
-	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench-run.sh
+	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench/run.sh
 bench-scale: initramfs-$(AP)base initramfs-$(AP)patched
-	@ARCH=$(ARCH) $(S)/bench-run.sh scale
+	@ARCH=$(ARCH) $(S)/bench/run.sh scale
 
 # lib/percpu_counter.c of both trees in one userspace program
-# (scripts/bench-host/): threads on the host's cores instead of vCPUs.
+# (ktest/bench/host/): threads on the host's cores instead of vCPUs.
 bench-host: src
-	@$(S)/bench-host/run.sh
+	@$(S)/bench/host/run.sh
 bench-host-static: src
-	@nice $(MAKE) -s -C $(S)/bench-host O=$(BUILD)/bench-host static
+	@nice $(MAKE) -s -C $(S)/bench/host O=$(BUILD)/bench-host static
 	@echo "build/bench-host/pcc-bench-static: copy it, run it (bench -o runs.csv -s summary.csv; check)"
 bench-host-mutants: src
-	@$(S)/bench-host/mutants.sh
+	@$(S)/bench/host/mutants.sh
 
 series: src
-	@$(S)/export-series.sh
+	@$(S)/series/export.sh
 
 # Does text patching survive on this QEMU? (docs/text-patching.md)
 keyflip-control: initramfs-$(VARIANT)
-	@$(S)/keyflip-control.sh $(VARIANT)
+	@$(S)/keyflip/control.sh $(VARIANT)
 
-# Each scripts/mutants/NAME.patch plants a bug its Caught-by: tests must
+# Each ktest/mutants/NAME.patch plants a bug its Caught-by: tests must
 # catch (MUTANTS="NAME ..." for some only).
 mutants: src
-	@$(S)/mutants.sh
+	@$(S)/mutants/run.sh
 
 shell: initramfs-$(VARIANT)
-	@$(S)/qemu-run.sh -v $(VARIANT) -m shell -s $(SMP)
+	@$(S)/run/qemu-run.sh -v $(VARIANT) -m shell -s $(SMP)
 
 clean:
 	rm -rf $(BUILD)
