@@ -25,15 +25,7 @@ tests=$(cat /kselftest/kselftest-list.txt)
 
 echo "KTAP version 1"
 echo "1..$(($(echo $tests $suites | wc -w) + $(wc -l </tmp/modfail) + 1))"
-n=0
-for t in $tests; do
-	n=$((n + 1))
-	ktap_kselftest $n "${t%%:*}" "${t#*:}"
-done
-for s in $suites; do
-	n=$((n + 1))
-	ktap_kunit $n "$s"
-done
+ktap_tests 0 "$tests" "$suites"
 for m in $(cat /tmp/modfail); do
 	n=$((n + 1))
 	echo "not ok $n $m # insmod failed"

@@ -39,6 +39,23 @@ ktap_kselftest() {
 	esac
 }
 
+# ktap_tests N PROGS SUITES: the kselftest programs (DIR:PROG, as
+# kselftest-list.txt names them), then the KUnit suites, numbered from
+# N + 1; leaves the last number used in $n.
+ktap_tests() {
+	local t
+
+	n=$1
+	for t in $2; do
+		n=$((n + 1))
+		ktap_kselftest $n "${t%%:*}" "${t#*:}"
+	done
+	for t in $3; do
+		n=$((n + 1))
+		ktap_kunit $n "$t"
+	done
+}
+
 # ktap_kunit N SUITE: the results of a suite KUnit ran (from a module
 # loaded before), renumbered from debugfs' document of one test.
 ktap_kunit() {

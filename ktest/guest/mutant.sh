@@ -25,12 +25,4 @@ if [ -n "$kunit" ]; then
 fi
 echo "KTAP version 1"
 echo "1..$(echo $progs $suites | wc -w)"
-n=0
-for t in $progs; do
-	n=$((n + 1))
-	ktap_kselftest $n "${t%%:*}" "${t#*:}"
-done
-for s in $suites; do
-	n=$((n + 1))
-	ktap_kunit $n "$s"
-done
+ktap_tests 0 "$progs" "$suites"
