@@ -11,8 +11,9 @@
  *
  *  - reads_exact_while_cursor_moves: a task in a child of P ping-pongs on
  *    CPU 1 with a task outside P, so that every switch moves the cursor
- *    into or out of P's subtree; a reader on CPU 0 reads P between two
- *    reads of the task's CPU clock: each read must lie between them.
+ *    into or out of P's subtree, and runs for SPIN_NS every other time;
+ *    a reader on CPU 0 reads P between two reads of the task's CPU clock:
+ *    each read must lie between them.
  *  - reads_exact_while_other_subtree_resets_and_churns: a task runs in
  *    a leaf, then blocks; for STORM_MS, one process resets another
  *    subtree's counters and creates and removes groups in it, running in
@@ -40,6 +41,7 @@
 
 #define PINGPONG_MS	1000
 #define STORM_MS	1000
+#define SPIN_NS		300000
 
 /* Shared with the children (cg_shared()) */
 struct shared {
@@ -57,9 +59,14 @@ static int wait_ok(pid_t pid)
 	       !WEXITSTATUS(status) ? 0 : -1;
 }
 
-/* Bounce a byte between @in and @out on CPU 1 until told to stop */
-static void bounce(int in, int out, int first)
+/*
+ * Bounce a byte between @in and @out on CPU 1 until told to stop, running
+ * @spin_ns of CPU time before every other write: a read that a move
+ * would spoil may then start while the task runs.
+ */
+static void bounce(int in, int out, int first, uint64_t spin_ns)
 {
+	unsigned long n = 0;
 	char c = 'p';
 
 	/* Once the other one exited, a write fails instead */
@@ -68,9 +75,12 @@ static void bounce(int in, int out, int first)
 		_exit(1);
 	if (first && write(out, &c, 1) != 1)
 		_exit(1);
-	while (GET(sh->phase) != 2 && read(in, &c, 1) == 1)
+	while (GET(sh->phase) != 2 && read(in, &c, 1) == 1) {
+		if (spin_ns && n++ % 2)
+			burn_cpu(spin_ns);
 		if (write(out, &c, 1) != 1)
 			break;
+	}
 	_exit(0);
 }
 
@@ -121,7 +131,7 @@ static int test_reads_exact_while_cursor_moves(void)
 	if (!a) {
 		close(ab[0]);
 		close(ba[1]);
-		bounce(ba[0], ab[1], 0);
+		bounce(ba[0], ab[1], 0, SPIN_NS);
 	}
 	/* Blocked: all its runtime so far is charged, none of it to P */
 	if (a < 0 || wait_blocked_in_read(a, ba[0]) || cg_enter(kid, a) ||
@@ -136,7 +146,7 @@ static int test_reads_exact_while_cursor_moves(void)
 		close(ba[0]);
 		if (cg_enter(out, getpid()))
 			_exit(1);
-		bounce(ab[0], ba[1], 1);
+		bounce(ab[0], ba[1], 1, 0);
 	}
 	close(ab[0]);
 	close(ba[1]);
