@@ -15,7 +15,9 @@
  * another group adds ->pend[] to ->tot[] of the cursor's group and of each
  * of its ancestors, then makes the charged group the cursor.  So the
  * scheduler walks the hierarchy when a CPU goes from a task of one group to
- * a task of another, not at every update of a task's runtime.  A read of G
+ * a task of another, not at every update of a task's runtime.  A task of
+ * the root group (a kthread, mostly) leaves the cursor where it is: its
+ * usage goes to the root's ->tot[] straight away.  A read of G
  * on a CPU adds ->pend[] to G's ->tot[] if the cursor's group is in G's
  * subtree (an O(1) test of cgroup levels and ancestors[]).
  *
@@ -35,9 +37,9 @@
  *
  *  - A CPU's cursor and the usage and switch counts of ->tot[] on that CPU
  *    are written under its rq->lock: a move inside a write section of the
- *    cursor's seqcount, ->pend[] on its own with WRITE_ONCE() on 64-bit (a
- *    reader reads it whole, before or after the add; x86-64's switch count
- *    is one incq, a single store too), inside one on 32-bit.
+ *    cursor's seqcount, ->pend[] and a root task's usage on their own with
+ *    WRITE_ONCE() on 64-bit (a reader reads each whole, before or after the
+ *    add), inside one on 32-bit.
  *    Readers retry when a move raced with them, so each charge is in
  *    ->pend[] or in ->tot[] for them, never both nor neither:
  *
@@ -53,14 +55,16 @@
  *  - User and system in ->tot[] are written by their CPU only, with irqs
  *    off; on 32-bit under ->tick_sync.
  *
- *  - ->base[] is written by resets only, under cpuacct_reset_mutex, with
- *    smp_store_release() after the read of the value it stores (A-
- *    cumulative: it orders the writes that read saw, too); readers load it
- *    before they read ->tot[] (smp_load_acquire(), or the smp_rmb() of the
- *    seqcount), so a reader that sees a new base sees the counts it was
- *    read from, and never a value below it.  On 32-bit, where a u64 may
- *    tear, resets store it under the rq->lock in a write section of the
- *    cursor's seqcount, after an smp_mb() for the same reason.
+ *  - ->base[] is written by resets only, with no lock: it only grows, as
+ *    the counts do, so of two racing resets the later read wins whichever
+ *    stores last.  The store is a cmpxchg() after the read of the value it
+ *    stores (fully ordered, hence A-cumulative: it orders the writes that
+ *    read saw, too); readers load it before they read ->tot[]
+ *    (smp_load_acquire(), or the smp_rmb() of the seqcount), so a reader
+ *    that sees a new base sees the counts it was read from, and never a
+ *    value below it.  On 32-bit, where a u64 may tear, resets store it
+ *    under the rq->lock in a write section of the cursor's seqcount, after
+ *    an smp_mb() for the same reason.
  *
  * Readers take no lock but RCU's (on 32-bit, the root's user, system and
  * switch counts take the rq->lock, as in 6.12) and write nothing: a read
@@ -101,9 +105,6 @@ DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 DEFINE_PER_CPU_SHARED_ALIGNED(struct cpuacct_cursor, cpuacct_cursor) = {
 	.seq = SEQCNT_ZERO(cpuacct_cursor.seq),
 };
-
-/* Serializes resets, which read a group's counts and then write ->base[] */
-static DEFINE_MUTEX(cpuacct_reset_mutex);
 
 static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 {
@@ -183,27 +184,31 @@ void cpuacct_cursor_move(int cpu, struct cpuacct *ca, u64 usage, u64 switches)
 	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
 	u64 pu = cur->pend[CPUACCT_PEND(CPUACCT_USAGE)];
 	u64 ps = cur->pend[CPUACCT_PEND(CPUACCT_SWITCHES)];
+	struct cpuacct_usage *cu;
 	struct cpuacct *pos;
 
 	lockdep_assert_rq_held(cpu_rq(cpu));
 
 	write_seqcount_begin(&cur->seq);
-	pos = cur->ca;
+	pos = rcu_dereference_protected(cur->ca,
+					lockdep_is_held(__rq_lockp(cpu_rq(cpu))));
 	if (pos) {
 		/*
-		 * Plain additions: readers retry on the seqcount, and KCSAN
-		 * takes a write section's accesses as atomic.
+		 * Readers retry on the seqcount; stored whole all the same,
+		 * as every writer of ->tot[] does.
 		 */
 		for (; !cpuacct_is_root(pos); pos = parent_ca(pos)) {
-			struct cpuacct_usage *cu = per_cpu_ptr(pos->cpuusage, cpu);
-
-			cu->tot[CPUACCT_USAGE] += pu;
-			cu->tot[CPUACCT_SWITCHES] += ps;
+			cu = per_cpu_ptr(pos->cpuusage, cpu);
+			WRITE_ONCE(cu->tot[CPUACCT_USAGE],
+				   cu->tot[CPUACCT_USAGE] + pu);
+			WRITE_ONCE(cu->tot[CPUACCT_SWITCHES],
+				   cu->tot[CPUACCT_SWITCHES] + ps);
 		}
 		/* The root's switches are rq->nr_switches */
-		per_cpu_ptr(&root_cpuacct_cpuusage, cpu)->tot[CPUACCT_USAGE] += pu;
+		cu = per_cpu_ptr(&root_cpuacct_cpuusage, cpu);
+		WRITE_ONCE(cu->tot[CPUACCT_USAGE], cu->tot[CPUACCT_USAGE] + pu);
 	}
-	WRITE_ONCE(cur->ca, ca);
+	rcu_assign_pointer(cur->ca, ca);
 	WRITE_ONCE(cur->pend[CPUACCT_PEND(CPUACCT_USAGE)], usage);
 	WRITE_ONCE(cur->pend[CPUACCT_PEND(CPUACCT_SWITCHES)], switches);
 	write_seqcount_end(&cur->seq);
@@ -243,10 +248,10 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 		struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
 		struct rq *rq = cpu_rq(cpu);
 
-		if (READ_ONCE(cur->ca) != ca)
+		if (rcu_access_pointer(cur->ca) != ca)
 			continue;
 		raw_spin_rq_lock_irq(rq);
-		if (cur->ca == ca)
+		if (rcu_access_pointer(cur->ca) == ca)
 			cpuacct_cursor_move(cpu, NULL, 0, 0);
 		raw_spin_rq_unlock_irq(rq);
 	}
@@ -287,7 +292,7 @@ static __always_inline u64 cpuacct_rq_read(struct cpuacct *ca, int cpu,
 	do {
 		seq = read_seqcount_begin(&cur->seq);
 		val = READ_ONCE(cu->tot[idx]);
-		pos = READ_ONCE(cur->ca);
+		pos = rcu_dereference(cur->ca);
 		if (pos && cpuacct_in_subtree(pos, ca))
 			val += READ_ONCE(cur->pend[CPUACCT_PEND(idx)]);
 	} while (read_seqcount_retry(&cur->seq, seq));
@@ -330,7 +335,7 @@ static u64 cpuacct_base_read(struct cpuacct *ca, int cpu,
 #ifdef CONFIG_64BIT
 	if (idx == CPUACCT_USAGE || idx == CPUACCT_SWITCHES)
 		return READ_ONCE(cu->base[idx]);
-	/* Pairs with smp_store_release() in cpuacct_base_write() */
+	/* Pairs with the cmpxchg() in cpuacct_base_write() */
 	return smp_load_acquire(&cu->base[idx]);
 #else
 	seqcount_t *seqc = &per_cpu_ptr(&cpuacct_cursor, cpu)->seq;
@@ -350,8 +355,13 @@ static void cpuacct_base_write(struct cpuacct *ca, int cpu,
 {
 	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 #ifdef CONFIG_64BIT
-	/* After the read of @val; pairs with cpuacct_base_read() */
-	smp_store_release(&cu->base[idx], val);
+	u64 old = READ_ONCE(cu->base[idx]);
+
+	/* Fully ordered after the read of @val; pairs with cpuacct_base_read() */
+	do {
+		if (val <= old)
+			return;
+	} while (!try_cmpxchg(&cu->base[idx], &old, val));
 #else
 	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
 	struct rq *rq = cpu_rq(cpu);
@@ -359,9 +369,11 @@ static void cpuacct_base_write(struct cpuacct *ca, int cpu,
 	/* Orders the writes the read of @val saw; see the top comment */
 	smp_mb();
 	raw_spin_rq_lock_irq(rq);
-	write_seqcount_begin(&cur->seq);
-	cu->base[idx] = val;
-	write_seqcount_end(&cur->seq);
+	if (val > cu->base[idx]) {
+		write_seqcount_begin(&cur->seq);
+		cu->base[idx] = val;
+		write_seqcount_end(&cur->seq);
+	}
 	raw_spin_rq_unlock_irq(rq);
 #endif
 }
@@ -437,19 +449,18 @@ static __always_inline u64 cpuacct_read(struct cpuacct *ca, int cpu,
  * reads what its subtree was charged after the count was read, while its
  * ancestors and descendants, whose ->tot[] and ->base[] are untouched,
  * read what they did.  A charge that races with the read is counted before
- * the reset or after it, never lost.
+ * the reset or after it, never lost.  No lock: racing resets of the group
+ * leave the latest count in ->base[] (cpuacct_base_write()).
  */
 static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
 {
 	int cpu, i;
 
-	mutex_lock(&cpuacct_reset_mutex);
 	for_each_possible_cpu(cpu) {
 		for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS)
 			cpuacct_base_write(ca, cpu, i,
 					   cpuacct_raw_read(ca, cpu, i));
 	}
-	mutex_unlock(&cpuacct_reset_mutex);
 }
 
 /* Return total CPU usage (in nanoseconds) of a group */
@@ -646,6 +657,36 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group, which leaves the
+ * cursor where it is; otherwise a cursor move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
