@@ -103,9 +103,17 @@ struct pct_worker {
 	u64 ran_ns;			/* of which on the CPU (bench) */
 	unsigned long csw;		/* context switches (bench) */
 	u64 good;			/* limited adds that succeeded */
-	atomic64_t started;		/* amounts (or adds) started ... */
-	atomic64_t completed;		/* ... and completed */
+	/*
+	 * Not atomic64_t, a cmpxchg8b loop on 32-bit x86: after one, QEMU's
+	 * TCG (7.2) now and then leaves EFLAGS all ones and the guest
+	 * double-faults, stock kernels too.  Workers stop at PCT_TRACK_MAX.
+	 */
+	atomic_long_t started;		/* amounts (or adds) started ... */
+	atomic_long_t completed;	/* ... and completed */
 };
+
+/* Bound on |started| of a worker: far from overflowing a long */
+#define PCT_TRACK_MAX		(LONG_MAX / 4)
 
 struct pct_group {
 	struct kunit *test;
@@ -133,8 +141,8 @@ struct pct_group {
 	s64 amount;
 	unsigned long round;
 	unsigned long go_round;
-	atomic64_t filled;
-	atomic64_t finished;
+	atomic_long_t filled;
+	atomic_long_t finished;
 	struct pct_worker w[];
 };
 
@@ -247,8 +255,8 @@ static struct pct_worker *pct_group_add(struct pct_group *g, int cpu)
 	w->cpu = cpu;
 	w->idx = g->nr;
 	w->rnd = 0x9E3779B97F4A7C15ULL * (g->nr + 1) + cpu + 2;
-	atomic64_set(&w->started, 0);
-	atomic64_set(&w->completed, 0);
+	atomic_long_set(&w->started, 0);
+	atomic_long_set(&w->completed, 0);
 	if (cpu >= 0)
 		t = kthread_create_on_cpu(pct_thread, w, cpu, "pct_worker/%u");
 	else
@@ -570,13 +578,13 @@ static void pct_test_exact(struct kunit *test)
  */
 static void pct_add_tracked(struct pct_worker *w, s64 amount, s32 batch)
 {
-	atomic64_add(amount, &w->started);
+	atomic_long_add(amount, &w->started);
 	/* "started" before the add: pairs with the 2nd smp_mb() of readers */
 	smp_mb__after_atomic();
 	percpu_counter_add_batch(w->g->fbc, amount, batch);
 	/* The add before "completed": pairs with the 1st smp_mb() of readers */
 	smp_mb__before_atomic();
-	atomic64_add(amount, &w->completed);
+	atomic_long_add(amount, &w->completed);
 }
 
 enum pct_window_kind {
@@ -590,7 +598,9 @@ static int pct_window_fn(struct pct_worker *w)
 	s32 batch = g->batch;
 	unsigned int i;
 
-	while (!pct_stopped(g)) {
+	/* A chunk adds at most PCT_CHUNK * 2 * batch */
+	while (!pct_stopped(g) &&
+	       abs(atomic_long_read(&w->started)) < PCT_TRACK_MAX) {
 		for (i = 0; i < PCT_CHUNK; i++) {
 			u64 r = pct_rand(&w->rnd);
 			s64 amount;
@@ -615,7 +625,7 @@ static s64 pct_sum_atomic(struct pct_group *g, bool completed)
 	unsigned int i;
 
 	for (i = 0; i < g->nr; i++)
-		sum += atomic64_read(completed ? &g->w[i].completed :
+		sum += atomic_long_read(completed ? &g->w[i].completed :
 					     &g->w[i].started);
 	return sum;
 }
@@ -878,7 +888,7 @@ static int pct_set_fn(struct pct_worker *w)
 			percpu_counter_add_batch(g->fbc, 1, PCT_TEST_BATCH);
 		/* The fill is done before it is seen: pairs with pct_wait_count() */
 		smp_mb__before_atomic();
-		atomic64_inc(&g->filled);
+		atomic_long_inc(&g->filled);
 
 		if (!pct_spin_until(g, &g->go_round, round))
 			break;
@@ -887,17 +897,17 @@ static int pct_set_fn(struct pct_worker *w)
 			pct_add_tracked(w, PCT_TEST_BATCH, PCT_TEST_BATCH);
 		/* The adds are done before it is seen: pairs with pct_wait_count() */
 		smp_mb__before_atomic();
-		atomic64_inc(&g->finished);
+		atomic_long_inc(&g->finished);
 	}
 	return 0;
 }
 
-static bool pct_wait_count(atomic64_t *v, s64 want)
+static bool pct_wait_count(atomic_long_t *v, long want)
 {
 	u64 deadline = ktime_get_ns() + (u64)PCT_TIMEOUT_MS * NSEC_PER_MSEC;
 	unsigned int n = 0;
 
-	while (atomic64_read(v) < want) {
+	while (atomic_long_read(v) < want) {
 		pct_wait_step(&n);
 		if (!(n % 1024) && ktime_get_ns() > deadline)
 			return false;
@@ -956,11 +966,11 @@ static void pct_test_set_race(struct kunit *test)
 		unsigned int spin = (round * 7919) % 37;
 		s64 sc = 0, ss = 0;
 
-		atomic64_set(&g->filled, 0);
-		atomic64_set(&g->finished, 0);
+		atomic_long_set(&g->filled, 0);
+		atomic_long_set(&g->finished, 0);
 		for (i = 0; i < nw; i++) {
-			atomic64_set(&g->w[i].started, 0);
-			atomic64_set(&g->w[i].completed, 0);
+			atomic_long_set(&g->w[i].started, 0);
+			atomic_long_set(&g->w[i].completed, 0);
 		}
 		/* Reset before the workers see the round */
 		smp_mb();
@@ -977,14 +987,14 @@ static void pct_test_set_race(struct kunit *test)
 		while (spin--)
 			cpu_relax();
 		for (i = 0; i < nw; i++)
-			completed[i] = atomic64_read(&g->w[i].completed);
+			completed[i] = atomic_long_read(&g->w[i].completed);
 		/* Completed adds precede the set: pairs with pct_add_tracked() */
 		smp_mb();
 		percpu_counter_set(fbc, set);
 		/* Adds seen by the set are seen started: as above */
 		smp_mb();
 		for (i = 0; i < nw; i++)
-			started[i] = atomic64_read(&g->w[i].started);
+			started[i] = atomic_long_read(&g->w[i].started);
 		if (!pct_wait_count(&g->finished, nw))
 			break;
 		stalled = false;
