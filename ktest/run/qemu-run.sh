@@ -6,7 +6,7 @@
 #               [-k PARAMS] [-l LOG]
 # -m    guest job, passed as ktest.mode=: the guest's /init runs
 #       /etc/ktest/MODE.sh, i.e. ktest/guest/MODE.sh, so the modes are
-#       check (default), demo, bench, stress, mutant and keyflip; shell
+#       check (default), demo, bench, stress, mutant, keyflip and modloop; shell
 #       is /init's own (an interactive shell, no log, no result)
 # -i    -icount shift=0,sleep=off: guest time counts instructions, so
 #       single-CPU costs repeat exactly (needs one TCG thread). The RTC
