@@ -664,6 +664,7 @@ static void pct_sum_window(struct kunit *test, int kind, s32 batch)
 	u64 deadline, checks = 0, bad_sum = 0, bad_read = 0;
 	s64 c, s, r, lo, hi, tol, worst = 0;
 	s64 first_c = 0, first_r = 0, first_s = 0;
+	unsigned int i;
 	int cpu;
 
 	cpu = pct_pin_runner(test);
@@ -675,6 +676,8 @@ static void pct_sum_window(struct kunit *test, int kind, s32 batch)
 	if (!g->nr)
 		pct_group_add(g, -1);
 	tol = (s64)(batch - 1) * pct_nr_cpus();
+	/* An amount, up to 2 * batch, fits the long the workers count in */
+	KUNIT_ASSERT_LT(test, (s64)batch, (s64)(LONG_MAX / 2));
 
 	pct_group_start(g);
 	deadline = ktime_get_ns() + (u64)stress_ms * NSEC_PER_MSEC;
@@ -708,6 +711,10 @@ static void pct_sum_window(struct kunit *test, int kind, s32 batch)
 			    first_r, first_c, first_s);
 	KUNIT_EXPECT_EQ(test, bad_read, 0);
 	KUNIT_EXPECT_GT(test, checks, 10);
+	/* No worker stopped at PCT_TRACK_MAX: every one added until the end */
+	for (i = 0; i < g->nr; i++)
+		KUNIT_EXPECT_LT(test, abs(atomic_long_read(&g->w[i].started)),
+				PCT_TRACK_MAX);
 	KUNIT_EXPECT_EQ(test, percpu_counter_sum(fbc), pct_sum_atomic(g, true));
 }
 
