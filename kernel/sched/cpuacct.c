@@ -17,9 +17,9 @@
  * scheduler walks the hierarchy when a CPU goes from a task of one group to
  * a task of another, not at every update of a task's runtime.  A task of
  * the root group (a kthread, mostly) leaves a cursor that names another
- * group where it is: its usage goes to the root's ->tot[] straight away.  A read of G
- * on a CPU adds ->pend[] to G's ->tot[] if the cursor's group is in G's
- * subtree (an O(1) test of cgroup levels and ancestors[]).
+ * group where it is: its usage goes to the root's ->tot[] straight away.
+ * A read of G on a CPU adds ->pend[] to G's ->tot[] if the cursor's group
+ * is in G's subtree (an O(1) test of cgroup levels and ancestors[]).
  *
  * User and system time, charged by the CPU itself with irqs off at tick
  * rate (with VIRT_CPU_ACCOUNTING_NATIVE, at switches too), are still added
@@ -658,6 +658,37 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group while the cursor
+ * names another group, which it leaves where it is; otherwise a cursor
+ * move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
