@@ -37,9 +37,9 @@
  *
  *  - A CPU's cursor and the usage and switch counts of ->tot[] on that CPU
  *    are written under its rq->lock: a move inside a write section of the
- *    cursor's seqcount, ->pend[] and a root task's usage on their own with
- *    WRITE_ONCE() on 64-bit (a reader reads each whole, before or after the
- *    add), inside one on 32-bit.
+ *    cursor's seqcount, ->pend[] and a root task's usage on their own on
+ *    64-bit, each stored whole (a reader reads it before or after the add;
+ *    see cpuacct_pend_switch() for the switch count), inside one on 32-bit.
  *    Readers retry when a move raced with them, so each charge is in
  *    ->pend[] or in ->tot[] for them, never both nor neither:
  *
@@ -194,10 +194,11 @@ void cpuacct_cursor_move(int cpu, struct cpuacct *ca, u64 usage, u64 switches)
 					lockdep_is_held(__rq_lockp(cpu_rq(cpu))));
 	if (pos) {
 		/*
-		 * Plain adds: every reader of these counters reads them under
-		 * this seqcount and retries on a torn value, and KCSAN treats
-		 * a write section as atomic.  One memory-operand add each on
-		 * x86, where WRITE_ONCE() would be a load, an add and a store.
+		 * Plain adds: the rq->lock keeps out every other writer, and
+		 * every reader of these counters reads them under this
+		 * seqcount and retries if a move overlapped its loads.  One
+		 * memory-operand add each on x86, where WRITE_ONCE() would be
+		 * a load, an add and a store.
 		 */
 		for (; !cpuacct_is_root(pos); pos = parent_ca(pos)) {
 			cu = per_cpu_ptr(pos->cpuusage, cpu);
@@ -658,6 +659,37 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group while the cursor
+ * names another group, which it leaves where it is; otherwise a cursor
+ * move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
