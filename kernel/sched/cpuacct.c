@@ -352,28 +352,42 @@ static u64 cpuacct_base_read(struct cpuacct *ca, int cpu,
 #endif
 }
 
-static void cpuacct_base_write(struct cpuacct *ca, int cpu,
-			       enum cpuacct_counter idx, u64 val)
+/*
+ * Raise ->base[i] of @ca on @cpu to @vals[i], the count cpuacct_reset() read,
+ * for each counter i in @mask.
+ */
+static void cpuacct_base_write(struct cpuacct *ca, int cpu, unsigned long mask,
+			       const u64 *vals)
 {
 	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+	int i;
 #ifdef CONFIG_64BIT
-	u64 old = READ_ONCE(cu->base[idx]);
+	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
+		u64 old = READ_ONCE(cu->base[i]);
 
-	/* Fully ordered after the read of @val; pairs with cpuacct_base_read() */
-	do {
-		if (val <= old)
-			return;
-	} while (!try_cmpxchg(&cu->base[idx], &old, val));
+		/* Fully ordered after the reads: see cpuacct_base_read() */
+		do {
+			if (vals[i] <= old)
+				break;
+		} while (!try_cmpxchg(&cu->base[i], &old, vals[i]));
+	}
 #else
 	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
 	struct rq *rq = cpu_rq(cpu);
+	unsigned long grow = 0;
 
-	/* Orders the writes the read of @val saw; see the top comment */
+	/* Orders the writes the reads of @vals saw; see the top comment */
 	smp_mb();
+	/* One rq->lock and one write section per CPU, whatever @mask */
 	raw_spin_rq_lock_irq(rq);
-	if (val > cu->base[idx]) {
+	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
+		if (vals[i] > cu->base[i])
+			__set_bit(i, &grow);
+	}
+	if (grow) {
 		write_seqcount_begin(&cur->seq);
-		cu->base[idx] = val;
+		for_each_set_bit(i, &grow, CPUACCT_NR_COUNTERS)
+			cu->base[i] = vals[i];
 		write_seqcount_end(&cur->seq);
 	}
 	raw_spin_rq_unlock_irq(rq);
@@ -456,12 +470,13 @@ static __always_inline u64 cpuacct_read(struct cpuacct *ca, int cpu,
  */
 static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
 {
+	u64 vals[CPUACCT_NR_COUNTERS];
 	int cpu, i;
 
 	for_each_possible_cpu(cpu) {
 		for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS)
-			cpuacct_base_write(ca, cpu, i,
-					   cpuacct_raw_read(ca, cpu, i));
+			vals[i] = cpuacct_raw_read(ca, cpu, i);
+		cpuacct_base_write(ca, cpu, mask, vals);
 	}
 }
 
@@ -659,6 +674,37 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group while the cursor
+ * names another group, which it leaves where it is; otherwise a cursor
+ * move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
