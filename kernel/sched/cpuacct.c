@@ -55,16 +55,18 @@
  *  - User and system in ->tot[] are written by their CPU only, with irqs
  *    off; on 32-bit under ->tick_sync.
  *
- *  - ->base[] is written by resets only, with no lock: it only grows, as
- *    the counts do, so of two racing resets the later read wins whichever
- *    stores last.  The store is a cmpxchg() after the read of the value it
- *    stores (fully ordered, hence A-cumulative: it orders the writes that
- *    read saw, too); readers load it before they read ->tot[]
- *    (smp_load_acquire(), or the smp_rmb() of the seqcount), so a reader
- *    that sees a new base sees the counts it was read from, and never a
- *    value below it.  On 32-bit, where a u64 may tear, resets store it
- *    under the rq->lock in a write section of the cursor's seqcount, after
- *    an smp_mb() for the same reason.
+ *  - ->base[] is written by resets only, with no lock on 64-bit: it only
+ *    grows, as the counts do, so of two racing resets the later read wins
+ *    whichever stores last.  The store is a cmpxchg() after the read of the
+ *    value it stores (fully ordered, hence A-cumulative: it orders the
+ *    writes that read saw, too); readers load it with smp_load_acquire()
+ *    before they read the counts (read_seqcount_begin() is an acquire,
+ *    which orders nothing before it), so a reader that sees a new base
+ *    sees the counts it was read from, and never a value below it.  On
+ *    32-bit, where a u64 may tear, resets store it under the rq->lock in a
+ *    write section of the cursor's seqcount, after an smp_mb() for the
+ *    same reason, and readers read it in a read section, whose retry's
+ *    smp_rmb() orders it before the counts.
  *
  * Readers take no lock but RCU's (on 32-bit, the root's user, system and
  * switch counts take the rq->lock, as in 6.12) and write nothing: a read
@@ -327,16 +329,13 @@ static __always_inline u64 cpuacct_raw_read(struct cpuacct *ca, int cpu,
 
 /*
  * What resets of @ca took from counter @idx on @cpu, read before the counts
- * (see the top comment): for usage and switches, the seqcount's smp_rmb()
- * orders it before them.
+ * (see the top comment).
  */
 static u64 cpuacct_base_read(struct cpuacct *ca, int cpu,
 			     enum cpuacct_counter idx)
 {
 	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 #ifdef CONFIG_64BIT
-	if (idx == CPUACCT_USAGE || idx == CPUACCT_SWITCHES)
-		return READ_ONCE(cu->base[idx]);
 	/* Pairs with the cmpxchg() in cpuacct_base_write() */
 	return smp_load_acquire(&cu->base[idx]);
 #else
@@ -376,20 +375,24 @@ static void cpuacct_base_write(struct cpuacct *ca, int cpu, unsigned long mask,
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long grow = 0;
 
-	/* Orders the writes the reads of @vals saw; see the top comment */
-	smp_mb();
-	/* One rq->lock and one write section per CPU, whatever @mask */
-	raw_spin_rq_lock_irq(rq);
+	/*
+	 * Only resets raise ->base[], so a CPU where none of @vals exceeds
+	 * it is left alone: a reset takes the rq->lock of the CPUs where the
+	 * group was charged since the last reset, once, whatever @mask.
+	 */
 	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
-		if (vals[i] > cu->base[i])
+		if (vals[i] > cpuacct_base_read(ca, cpu, i))
 			__set_bit(i, &grow);
 	}
-	if (grow) {
-		write_seqcount_begin(&cur->seq);
-		for_each_set_bit(i, &grow, CPUACCT_NR_COUNTERS)
-			cu->base[i] = vals[i];
-		write_seqcount_end(&cur->seq);
-	}
+	if (!grow)
+		return;
+	/* Orders the writes the reads of @vals saw; see the top comment */
+	smp_mb();
+	raw_spin_rq_lock_irq(rq);
+	write_seqcount_begin(&cur->seq);
+	for_each_set_bit(i, &grow, CPUACCT_NR_COUNTERS)
+		cu->base[i] = max(cu->base[i], vals[i]);
+	write_seqcount_end(&cur->seq);
 	raw_spin_rq_unlock_irq(rq);
 #endif
 }
@@ -465,8 +468,9 @@ static __always_inline u64 cpuacct_read(struct cpuacct *ca, int cpu,
  * reads what its subtree was charged after the count was read, while its
  * ancestors and descendants, whose ->tot[] and ->base[] are untouched,
  * read what they did.  A charge that races with the read is counted before
- * the reset or after it, never lost.  No lock: racing resets of the group
- * leave the latest count in ->base[] (cpuacct_base_write()).
+ * the reset or after it, never lost.  No lock on 64-bit (on 32-bit, the
+ * rq->lock of each CPU that charged the group since its last reset): racing
+ * resets of the group leave the latest count in ->base[].
  */
 static void cpuacct_reset(struct cpuacct *ca, unsigned long mask)
 {
@@ -674,6 +678,37 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group while the cursor
+ * names another group, which it leaves where it is; otherwise a cursor
+ * move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
