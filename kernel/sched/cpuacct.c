@@ -211,7 +211,7 @@ void cpuacct_cursor_move(int cpu, struct cpuacct *ca, u64 usage, u64 switches)
 		cu = per_cpu_ptr(&root_cpuacct_cpuusage, cpu);
 		cu->tot[CPUACCT_USAGE] += pu;
 	}
-	/* @ca was published by task_css(), which the caller read it from */
+	/* Published, fields readers use included, by the task's ->cgroups */
 	RCU_INIT_POINTER(cur->ca, ca);
 	WRITE_ONCE(cur->pend[CPUACCT_PEND(CPUACCT_USAGE)], usage);
 	WRITE_ONCE(cur->pend[CPUACCT_PEND(CPUACCT_SWITCHES)], switches);
@@ -445,7 +445,8 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter idx)
  * @idx: the counter
  *
  * What the group's subtree was charged on @cpu, less what resets of the
- * group took.  Constant time, whatever the number of groups; no lock.
+ * group took.  Constant time, whatever the number of groups; no lock, but
+ * on 32-bit the rq->lock for the root's user, system and switch counts.
  */
 static __always_inline u64 cpuacct_read(struct cpuacct *ca, int cpu,
 					enum cpuacct_counter idx)
@@ -678,6 +679,37 @@ static struct cftype files[] = {
 	},
 	{ }	/* terminate */
 };
+
+/*
+ * charge this task's execution time to its accounting group.
+ *
+ * called with rq->lock held and irqs disabled.
+ *
+ * One addition to the pending usage of the CPU's cursor when the task's
+ * group is the cursor's, as it is while the CPU runs tasks of one group;
+ * one to the root's usage for a task of the root group while the cursor
+ * names another group, which it leaves where it is; otherwise a cursor
+ * move (see the top comment).
+ */
+void cpuacct_charge(struct task_struct *tsk, u64 cputime)
+{
+	unsigned int cpu = task_cpu(tsk);
+	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
+	struct cpuacct *ca = task_ca(tsk);
+	struct cpuacct *pos = rcu_access_pointer(cur->ca);
+	struct cpuacct_usage *cu;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+
+	if (likely(pos == ca)) {
+		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
+	} else if (cpuacct_is_root(ca) && pos) {
+		cu = per_cpu_ptr(ca->cpuusage, cpu);
+		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
+	} else {
+		cpuacct_cursor_move(cpu, ca, cputime, 0);
+	}
+}
 
 /*
  * Add user/system time to cpuacct.
