@@ -681,37 +681,6 @@ static struct cftype files[] = {
 };
 
 /*
- * charge this task's execution time to its accounting group.
- *
- * called with rq->lock held and irqs disabled.
- *
- * One addition to the pending usage of the CPU's cursor when the task's
- * group is the cursor's, as it is while the CPU runs tasks of one group;
- * one to the root's usage for a task of the root group while the cursor
- * names another group, which it leaves where it is; otherwise a cursor
- * move (see the top comment).
- */
-void cpuacct_charge(struct task_struct *tsk, u64 cputime)
-{
-	unsigned int cpu = task_cpu(tsk);
-	struct cpuacct_cursor *cur = per_cpu_ptr(&cpuacct_cursor, cpu);
-	struct cpuacct *ca = task_ca(tsk);
-	struct cpuacct *pos = rcu_access_pointer(cur->ca);
-	struct cpuacct_usage *cu;
-
-	lockdep_assert_rq_held(cpu_rq(cpu));
-
-	if (likely(pos == ca)) {
-		cpuacct_pend_add(cur, CPUACCT_USAGE, cputime);
-	} else if (cpuacct_is_root(ca) && pos) {
-		cu = per_cpu_ptr(ca->cpuusage, cpu);
-		cpuacct_rq_add(cur, &cu->tot[CPUACCT_USAGE], cputime);
-	} else {
-		cpuacct_cursor_move(cpu, ca, cputime, 0);
-	}
-}
-
-/*
  * Add user/system time to cpuacct.
  *
  * Note: it's the caller that updates the account of the root cgroup.
