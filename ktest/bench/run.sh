@@ -7,8 +7,9 @@
 # the table's order; icount rows once per kernel, realtime rows in several
 # rounds, the kernels interleaved within each. Results:
 # build/bench/results.csv, then report.md and plots by
-# ktest/bench/report.py. QUICK=1 runs fewer rounds, and each row's quick
-# job; ONLY="exp ..." runs only those experiments (the table's names, as
+# ktest/bench/report.py. ROUNDS=N runs N rounds (default 5); QUICK=1
+# runs 2, and each row's quick job; ONLY="exp ..." runs only those
+# experiments (the table's names, as
 # in results.csv); SMP=N runs the realtime rows (vcpus SMP) at N vCPUs
 # (default 2, at most the host's cores). ARCH=i386 or arm64 runs them on
 # that arch's kernels (i386-base, ...), results in build/ARCH-bench/ (the
@@ -51,8 +52,8 @@ qver=$("$qemu" --version 2>/dev/null | sed -n '1s/^QEMU emulator version //p') |
 [ -n "$qver" ] || die "$qemu --version: nothing; is it installed ('make deps')?"
 run_cols="$KARCH,$(echo "$qemu $qver" | tr , ';'),$kver"
 
-rounds=5
-[ -z "${QUICK:-}" ] || rounds=2
+rounds=${ROUNDS:-$([ -z "${QUICK:-}" ] && echo 5 || echo 2)}
+case $rounds in ''|0|*[!0-9]*) die "ROUNDS=$rounds: a number of rounds, at least 1" ;; esac
 # The table's rows (its jobs as QUICK says): NAME JOB MODE VCPUS KERNELS
 # KPARAMS SCALE, tab-separated; a table not as it says stops here.
 table=$(python3 "$TOP/ktest/bench/table.py" rows) ||
