@@ -306,9 +306,10 @@ out.append(f'{RUN}; '
 	   '. Values: median [min-max] over '
 	   'the rounds. icount rows are one run: guest time counts '
 	   'instructions, and with the guest RTC (hence its RNG seed) fixed, '
-	   'the same kernel and initramfs repeat to the last digit; a rebuilt '
-	   'initramfs (other test binaries) moved the ctxsw rows by up to '
-	   '0.03%. Per-CPU rates under icount also count whatever else the '
+	   'the same kernel and initramfs repeat to the last digit on one '
+	   'vCPU (a rebuilt initramfs moved the ctxsw rows by up to 0.03%), '
+	   'not at 64 (reads_poll moved by 0.5%, a single read by the '
+	   'interrupts that land in it). Per-CPU rates under icount also count whatever else the '
 	   'kernel runs on that CPU meanwhile: the plain per-CPU u64 row runs '
 	   'identical code on both kernels.\n')
 out += failures()
