@@ -59,222 +59,146 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 { }
 #endif	/* CONFIG_DEBUG_OBJECTS_PERCPU_COUNTER */
 
-/* The deltas and the count, read once: exact when nothing moves them */
-static __always_inline s64 percpu_counter_pass(struct percpu_counter *fbc)
+#ifdef PERCPU_COUNTER_LOCKLESS
+/*
+ * Each CPU counts its adds in a total that is never reset, and how much of
+ * that total fbc->count holds in its folded part.  A fold claims the rest
+ * with a local cmpxchg, so that a fold nested in it (an NMI's) claims a
+ * disjoint part, then adds its claim to fbc->count: its one locked
+ * instruction.  fbc->count is fbc->base plus every CPU's folded part, once
+ * the folds in flight have added their claims; the exact value is
+ * fbc->base plus every possible CPU's total, read without a lock.
+ * Interrupts are off in a fold, as under 6.12's lock: only an NMI's adds
+ * can join a claim in flight in what fbc->count does not show.
+ */
+
+/* This CPU's adds that fbc->count does not hold */
+static __always_inline s64 percpu_counter_delta(struct percpu_counter *fbc)
 {
-	s64 ret = percpu_counter_read(fbc);
+	return this_cpu_read(fbc->counters->total) -
+	       this_cpu_read(fbc->counters->folded);
+}
+
+static __always_inline void
+percpu_counter_delta_add(struct percpu_counter *fbc, s64 amount)
+{
+	this_cpu_add(fbc->counters->total, amount);
+}
+
+/* Add @amount and move this CPU's delta into fbc->count, in any context */
+static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
+{
+	unsigned long flags;
+	s64 total, folded;
+
+	local_irq_save(flags);
+	this_cpu_add(fbc->counters->total, amount);
+	folded = this_cpu_read(fbc->counters->folded);
+	do {
+		total = this_cpu_read(fbc->counters->total);
+	} while (!this_cpu_try_cmpxchg(fbc->counters->folded, &folded, total));
+	if (total != folded)
+		atomic64_add(total - folded, &fbc->count);
+	local_irq_restore(flags);
+}
+
+#define percpu_counter_move percpu_counter_fold
+
+/* Every add completed before the call, once: fbc->lock held */
+static s64 percpu_counter_exact(struct percpu_counter *fbc)
+{
+	s64 ret = fbc->base;
 	int cpu;
 
-	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
-		ret += READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+	for_each_possible_cpu(cpu)
+		ret += READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
 	return ret;
 }
 
-#ifdef PERCPU_COUNTER_LOCKLESS
 /*
- * A fold moves a CPU's delta into fbc->count: two stores.  Every such move
- * adds PERCPU_COUNTER_MOVE to fbc->folds before it (a fully ordered RMW)
- * and to fbc->folded after it (a release).  A lockless pass reads
- * fbc->folded (acquire), the count and the deltas, then fbc->folds: if it
- * saw a store of a move, it sees that move begun; if it saw a move ended,
- * it sees all of it.  So when the two agree, every move is in the pass
- * whole or not at all.  Bit 0 of fbc->folds freezes the counter: a fold
- * whose begin finds it set moves nothing and adds its amount to
- * fbc->count alone; its end is counted when the counter thaws.  The
- * freezer waits for the moves begun before, so that no delta moves while
- * it holds fbc->lock.
+ * The adds that race with the set count after it.  percpu_counter_read()
+ * may differ from @amount by the CPUs' deltas until they fold.
  */
-#define PERCPU_COUNTER_FROZEN	1
-#define PERCPU_COUNTER_MOVE	2
-
-static __always_inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
-{
-	return atomic_add_return(PERCPU_COUNTER_MOVE, &fbc->folds) &
-	       PERCPU_COUNTER_FROZEN;
-}
-
-static __always_inline void percpu_counter_move_end(struct percpu_counter *fbc)
-{
-	atomic_add_return_release(PERCPU_COUNTER_MOVE, &fbc->folded);
-}
-
-/* Fold this CPU's delta and @amount into fbc->count; interrupts disabled */
-static __always_inline void __percpu_counter_fold(struct percpu_counter *fbc,
-						  s64 amount, bool window)
-{
-	s32 __percpu *pcount = fbc->counters;
-	s32 count;
-
-	if (unlikely(percpu_counter_move_begin(fbc))) {
-		atomic64_add(amount, &fbc->count);
-		return;
-	}
-	count = this_cpu_read(*pcount);
-	atomic64_add(count + amount, &fbc->count);
-#if IS_ENABLED(CONFIG_KUNIT)
-	if (window)
-		percpu_counter_window_fn(fbc);
-#endif
-	/* Not a reset: an NMI's add since the read stays in the delta */
-	this_cpu_sub(*pcount, count);
-	percpu_counter_move_end(fbc);
-}
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* A KUnit test's function runs where an NMI may land in a fold of its counter */
-struct percpu_counter *percpu_counter_window_fbc __read_mostly;
-EXPORT_SYMBOL_IF_KUNIT(percpu_counter_window_fbc);
-void (*percpu_counter_window_fn)(struct percpu_counter *fbc) __read_mostly;
-EXPORT_SYMBOL_IF_KUNIT(percpu_counter_window_fn);
-
-static noinline void percpu_counter_fold_test(struct percpu_counter *fbc,
-					      s64 amount)
+void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
 	unsigned long flags;
+	s64 base = amount;
+	int cpu;
 
-	local_irq_save(flags);
-	__percpu_counter_fold(fbc, amount, true);
-	local_irq_restore(flags);
-}
-#endif
-
-static __always_inline void percpu_counter_fold(struct percpu_counter *fbc,
-						s64 amount)
-{
-	unsigned long flags;
-
-#if IS_ENABLED(CONFIG_KUNIT)
-	if (unlikely(READ_ONCE(percpu_counter_window_fbc) == fbc)) {
-		percpu_counter_fold_test(fbc, amount);
-		return;
-	}
-#endif
-	local_irq_save(flags);
-	__percpu_counter_fold(fbc, amount, false);
-	local_irq_restore(flags);
+	raw_spin_lock_irqsave(&fbc->lock, flags);
+	for_each_possible_cpu(cpu)
+		base -= READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
+	/* fbc->count stays fbc->base plus the folded parts */
+	atomic64_add(base - fbc->base, &fbc->count);
+	fbc->base = base;
+	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
-/* Stop the deltas from moving: fbc->lock held, interrupts disabled */
-static __always_inline void percpu_counter_freeze(struct percpu_counter *fbc)
+/* A dead CPU's delta: nothing else writes its slot */
+static void percpu_counter_move_dead(struct percpu_counter *fbc,
+				     unsigned int cpu)
 {
-	int begun;
+	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
 
-	/* Bit 0 is clear under fbc->lock: the add sets it */
-	lockdep_assert_held(&fbc->lock);
-	begun = atomic_fetch_add(PERCPU_COUNTER_FROZEN, &fbc->folds);
-
-	/* Wait for the moves begun before, a few instructions each */
-	while (atomic_read_acquire(&fbc->folded) != begun)
-		cpu_relax();
-}
-
-/* Thaw, and count the ends of the folds that found the counter frozen */
-static __always_inline void percpu_counter_thaw(struct percpu_counter *fbc)
-{
-	/* Read while frozen: the release orders it before moves resume */
-	int folded = atomic_read(&fbc->folded);
-	int backoffs = atomic_fetch_sub_release(PERCPU_COUNTER_FROZEN,
-						&fbc->folds) -
-		       PERCPU_COUNTER_FROZEN - folded;
-
-	if (backoffs)
-		atomic_add_return_release(backoffs, &fbc->folded);
-}
-
-static inline void percpu_counter_count_add(struct percpu_counter *fbc,
-					    s64 amount)
-{
-	atomic64_add(amount, &fbc->count);
-}
-
-static inline void percpu_counter_count_set(struct percpu_counter *fbc,
-					    s64 amount)
-{
-	atomic64_set(&fbc->count, amount);
-}
-
-/* One lockless pass; false if a move overlapped it */
-static __always_inline bool percpu_counter_try_sum(struct percpu_counter *fbc,
-						   s64 *sum)
-{
-	int folded = atomic_read_acquire(&fbc->folded);
-
-	*sum = percpu_counter_pass(fbc);
-	/* Pairs with the fully ordered begin of a move */
-	smp_rmb();
-	return (atomic_read(&fbc->folds) & ~PERCPU_COUNTER_FROZEN) == folded;
+	atomic64_add(pc->total - pc->folded, &fbc->count);
+	pc->folded = pc->total;
 }
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
-static inline bool percpu_counter_move_begin(struct percpu_counter *fbc)
+static __always_inline s64 percpu_counter_delta(struct percpu_counter *fbc)
 {
-	return false;
+	return this_cpu_read(*fbc->counters);
 }
 
-static inline void percpu_counter_move_end(struct percpu_counter *fbc) { }
-static inline void percpu_counter_freeze(struct percpu_counter *fbc) { }
-static inline void percpu_counter_thaw(struct percpu_counter *fbc) { }
-
-static inline void percpu_counter_count_add(struct percpu_counter *fbc,
-					    s64 amount)
+static __always_inline void
+percpu_counter_delta_add(struct percpu_counter *fbc, s64 amount)
 {
-	fbc->count += amount;
+	this_cpu_add(*fbc->counters, amount);
 }
 
-static inline void percpu_counter_count_set(struct percpu_counter *fbc,
-					    s64 amount)
+/* fbc->lock held, interrupts disabled */
+static void percpu_counter_move(struct percpu_counter *fbc, s64 amount)
 {
-	fbc->count = amount;
-}
-#endif	/* PERCPU_COUNTER_LOCKLESS */
+	s32 count = __this_cpu_read(*fbc->counters);
 
-/*
- * Move this CPU's delta and @amount into fbc->count: fbc->lock held, where
- * no freeze can make the move back off; interrupts disabled
- */
-static void percpu_counter_move_locked(struct percpu_counter *fbc, s64 amount)
-{
-	s32 count;
-
-	percpu_counter_move_begin(fbc);
-	count = __this_cpu_read(*fbc->counters);
-	percpu_counter_count_add(fbc, count + amount);
-	this_cpu_sub(*fbc->counters, count);
-	percpu_counter_move_end(fbc);
+	fbc->count += count + amount;
+	__this_cpu_sub(*fbc->counters, count);
 }
 
-#ifndef PERCPU_COUNTER_LOCKLESS
 static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	percpu_counter_move_locked(fbc, amount);
+	percpu_counter_move(fbc, amount);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
-#endif
 
-/*
- * Set the counter to @amount.  As before, a fast path add racing with the
- * reset of its own CPU's delta may undo that reset.  Not from NMI: it takes
- * fbc->lock.
- */
+/* fbc->lock held */
+static s64 percpu_counter_exact(struct percpu_counter *fbc)
+{
+	s64 ret = fbc->count;
+	int cpu;
+
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask)
+		ret += *per_cpu_ptr(fbc->counters, cpu);
+	return ret;
+}
+
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
 	int cpu;
 	unsigned long flags;
 
-	WARN_ON_ONCE(in_nmi());
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	percpu_counter_freeze(fbc);
-	percpu_counter_move_begin(fbc);
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(*per_cpu_ptr(fbc->counters, cpu), 0);
-	percpu_counter_count_set(fbc, amount);
-	percpu_counter_move_end(fbc);
-	percpu_counter_thaw(fbc);
+	for_each_possible_cpu(cpu) {
+		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+		*pcount = 0;
+	}
+	fbc->count = amount;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
+#endif	/* PERCPU_COUNTER_LOCKLESS */
 EXPORT_SYMBOL(percpu_counter_set);
 
 /*
@@ -293,10 +217,23 @@ EXPORT_SYMBOL(percpu_counter_set);
 /*
  * Safety against interrupts is achieved in 2 ways:
  * 1. the fast path uses local cmpxchg (note: no lock prefix)
- * 2. the slow path operates with interrupts disabled
+ * 2. the slow path folds what this CPU holds when it runs
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
+#ifdef PERCPU_COUNTER_LOCKLESS
+	s64 total = this_cpu_read(fbc->counters->total);
+
+	do {
+		/* Migrated or interrupted meanwhile: a cmpxchg fails, or adds */
+		if (unlikely(abs(total + amount -
+				 this_cpu_read(fbc->counters->folded)) >= batch)) {
+			percpu_counter_fold(fbc, amount);
+			return;
+		}
+	} while (!this_cpu_try_cmpxchg(fbc->counters->total, &total,
+				       total + amount));
+#else
 	s64 count;
 
 	count = this_cpu_read(*fbc->counters);
@@ -310,24 +247,23 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
+#endif
 }
 #else
 /*
  * local_irq_save() is used to make the function irq safe:
- * - The slow path folds with interrupts disabled, as it must.
+ * - The slow path folds with interrupts disabled.
  * - this_cpu_add would be ok as it is irq-safe by definition.
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
-	s64 count;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	count = __this_cpu_read(*fbc->counters) + amount;
-	if (abs(count) >= batch)
+	if (abs(percpu_counter_delta(fbc) + amount) >= batch)
 		percpu_counter_fold(fbc, amount);
 	else
-		this_cpu_add(*fbc->counters, amount);
+		percpu_counter_delta_add(fbc, amount);
 	local_irq_restore(flags);
 }
 #endif
@@ -341,17 +277,16 @@ EXPORT_SYMBOL(percpu_counter_add_batch);
  */
 void percpu_counter_sync(struct percpu_counter *fbc)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&fbc->lock, flags);
-	percpu_counter_move_locked(fbc, 0);
-	raw_spin_unlock_irqrestore(&fbc->lock, flags);
+	percpu_counter_fold(fbc, 0);
 }
 EXPORT_SYMBOL(percpu_counter_sync);
 
 /*
  * Add up all the per-cpu counts, return the result.  This is a more accurate
  * but much slower version of percpu_counter_read_positive().
+ *
+ * On 64-bit every possible CPU's total, which no CPU hotplug moves.  On
+ * 32-bit:
  *
  * We use the cpu mask of (cpu_online_mask | cpu_dying_mask) to capture sums
  * from CPUs that are in the process of being taken offline. Dying cpus have
@@ -360,29 +295,14 @@ EXPORT_SYMBOL(percpu_counter_sync);
  * By including dying CPUs in the iteration mask, we avoid this race condition
  * so __percpu_counter_sum() just does the right thing when CPUs are being taken
  * offline.
- *
- * Two lockless passes first; if moves overlapped both, one pass under
- * fbc->lock with the counter frozen.  In NMI, where a fold or lock of its
- * own CPU would never end, the last lockless pass.
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
 	s64 ret;
 	unsigned long flags;
 
-#ifdef PERCPU_COUNTER_LOCKLESS
-	for (int i = 0; i < 2; i++) {
-		if (percpu_counter_try_sum(fbc, &ret))
-			return ret;
-	}
-	if (unlikely(in_nmi()))
-		return ret;
-#endif
-
 	raw_spin_lock_irqsave(&fbc->lock, flags);
-	percpu_counter_freeze(fbc);
-	ret = percpu_counter_pass(fbc);
-	percpu_counter_thaw(fbc);
+	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
 }
@@ -394,7 +314,7 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 {
 	unsigned long flags __maybe_unused;
 	size_t counter_size;
-	s32 __percpu *counters;
+	typeof(fbc->counters) counters;
 	u32 i;
 
 	counter_size = ALIGN(sizeof(*counters), __alignof__(*counters));
@@ -412,11 +332,11 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
 #ifdef PERCPU_COUNTER_LOCKLESS
-		atomic_set(&fbc[i].folds, 0);
-		atomic_set(&fbc[i].folded, 0);
+		atomic64_set(&fbc[i].count, amount);
+		fbc[i].base = amount;
+#else
+		fbc[i].count = amount;
 #endif
-		fbc[i].batch_max = 0;
-		percpu_counter_count_set(&fbc[i], amount);
 		fbc[i].counters = (void __percpu *)counters + i * counter_size;
 
 		debug_percpu_counter_activate(&fbc[i]);
@@ -480,30 +400,21 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
+#ifdef PERCPU_COUNTER_LOCKLESS
+		percpu_counter_move_dead(fbc, cpu);
+#else
 		s32 *pcount;
 
 		raw_spin_lock(&fbc->lock);
 		pcount = per_cpu_ptr(fbc->counters, cpu);
-		percpu_counter_move_begin(fbc);
-		percpu_counter_count_add(fbc, *pcount);
-		WRITE_ONCE(*pcount, 0);
-		percpu_counter_move_end(fbc);
+		fbc->count += *pcount;
+		*pcount = 0;
 		raw_spin_unlock(&fbc->lock);
+#endif
 	}
 	spin_unlock_irq(&percpu_counters_lock);
 #endif
 	return 0;
-}
-
-/*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
 }
 
 /*
@@ -516,7 +427,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -545,10 +456,10 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
  *
- * The adds that take the lock decide on the margin or an exact sum and add
- * before they release it: together they never overshoot the limit.  With
- * interrupts disabled they wait for the lock, then at most for the folds in
- * flight and one pass over the CPUs.  Not from NMI.
+ * The adds that take fbc->lock decide and add before they release it:
+ * together they never overshoot the limit.  Interrupts are disabled for
+ * the wait for fbc->lock (a spinlock's: longer if its holder's vCPU is
+ * preempted), one pass over the CPUs and one fold.  Not from NMI.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -562,19 +473,18 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
-	count = __this_cpu_read(*fbc->counters);
+	unknown = mul_u32_u32(batch, num_online_cpus());
+	count = percpu_counter_delta(fbc);
 
 	/* Skip taking the lock when safe */
 	if (abs(count + amount) <= batch &&
 	    ((amount > 0 && percpu_counter_read(fbc) + unknown <= limit) ||
 	     (amount < 0 && percpu_counter_read(fbc) - unknown >= limit))) {
-		this_cpu_add(*fbc->counters, amount);
+		percpu_counter_delta_add(fbc, amount);
 		local_irq_restore(flags);
 		return true;
 	}
 
-	WARN_ON_ONCE(in_nmi());
 	raw_spin_lock(&fbc->lock);
 	count = percpu_counter_read(fbc) + amount;
 
@@ -592,10 +502,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	}
 
 	if (!good) {
-		/* One pass with interrupts off, as before: frozen, not retried */
-		percpu_counter_freeze(fbc);
-		count = percpu_counter_pass(fbc) + amount;
-		percpu_counter_thaw(fbc);
+		count = percpu_counter_exact(fbc) + amount;
 		if (amount > 0) {
 			if (count > limit)
 				goto out;
@@ -606,18 +513,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		good = true;
 	}
 
-	/*
-	 * Into this CPU's delta while it fits, as the fast path adds (an NMI's
-	 * add may land in between); else, as 6.12 always did, move the delta
-	 * with it.
-	 */
-	count = __this_cpu_read(*fbc->counters);
-	do {
-		if (abs(count + amount) > batch) {
-			percpu_counter_move_locked(fbc, amount);
-			break;
-		}
-	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
+	percpu_counter_move(fbc, amount);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);

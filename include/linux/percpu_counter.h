@@ -20,40 +20,36 @@
 
 #ifdef CONFIG_SMP
 
-/*
- * On 64-bit, folds of a per-CPU delta into @count take no lock.  On 32-bit
- * @count stays a plain s64 under @lock, which folds and sums take in every
- * context: from NMI they can deadlock, as they always could.
- */
+/* On 64-bit, adds, folds and exact sums take no lock */
 #ifdef CONFIG_64BIT
 #define PERCPU_COUNTER_LOCKLESS
+
+/* A CPU's adds, never reset, and the part of them in the count */
+struct percpu_counter_cpu {
+	s64 total;
+	s64 folded;
+};
 #endif
 
 struct percpu_counter {
 	raw_spinlock_t lock;
 #ifdef PERCPU_COUNTER_LOCKLESS
-	atomic_t folds;		/* moves of a delta begun; bit 0: frozen */
-	atomic_t folded;	/* moves ended */
-#endif
-	s32 batch_max;		/* largest batch of percpu_counter_add_scaled() */
-#ifdef PERCPU_COUNTER_LOCKLESS
-	atomic64_t count;
+	atomic64_t count;	/* base and the CPUs' folded parts */
+	s64 base;		/* the value less the CPUs' totals */
 #else
 	s64 count;
 #endif
 #ifdef CONFIG_HOTPLUG_CPU
 	struct list_head list;	/* All percpu_counters are on a list */
 #endif
+#ifdef PERCPU_COUNTER_LOCKLESS
+	struct percpu_counter_cpu __percpu *counters;
+#else
 	s32 __percpu *counters;
+#endif
 };
 
 extern int percpu_counter_batch;
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* For KUnit tests: @fn runs where an NMI may land in a fold of @fbc */
-extern struct percpu_counter *percpu_counter_window_fbc;
-extern void (*percpu_counter_window_fn)(struct percpu_counter *fbc);
-#endif
 
 int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 			       gfp_t gfp, u32 nr_counters,
@@ -125,20 +121,7 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/**
- * percpu_counter_sum - exact value of a percpu_counter
- * @fbc: the counter
- *
- * Counts every add that completed before the call once.  On 64-bit,
- * interrupts are disabled only if moves of the deltas keep overlapping its
- * lockless passes: then for one wait for the counter's lock, one wait for
- * the folds in flight, a few instructions each, and one pass over the CPUs.
- * In NMI it then returns its last lockless pass, which the moves of deltas
- * in flight (folds, a set, a sync, a CPU going down) may have torn; on
- * 32-bit it takes the lock, as it always did.
- *
- * Return: the sum, which may be negative.
- */
+/* Every add completed before the call, once; on 64-bit, every possible CPU */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
@@ -171,35 +154,6 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
-}
-
-/**
- * percpu_counter_scaled_batch - batch for a counter updated in large units
- * @unit: typical magnitude of one update (e.g. TICK_NSEC for nanoseconds)
- *
- * For percpu_counter_add_scaled(), whose counters' compare and limited
- * add know the batch; passed to percpu_counter_add_batch(), their margins
- * would not cover it.
- *
- * Return: percpu_counter_batch * @unit, within percpu_counter_batch and
- * INT_MAX: about as many updates per fold as percpu_counter_batch gives
- * updates of 1.
- */
-static __always_inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	s32 batch = READ_ONCE(percpu_counter_batch);
-
-	return clamp_t(s64, (s64)batch * unit, batch, INT_MAX);
-}
-
-/* The margins of compare and limited add must cover a larger batch */
-static __always_inline void
-__percpu_counter_note_batch(struct percpu_counter *fbc, s32 batch)
-{
-	s32 old = READ_ONCE(fbc->batch_max);
-
-	while (unlikely(batch > old) && !try_cmpxchg(&fbc->batch_max, &old, batch))
-		;
 }
 
 #else /* !CONFIG_SMP */
@@ -332,37 +286,7 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
 }
-
-/* On UP every add goes straight to the count */
-static inline s32 percpu_counter_scaled_batch(u32 unit)
-{
-	return 0;
-}
-
-static inline void __percpu_counter_note_batch(struct percpu_counter *fbc,
-					       s32 batch)
-{
-}
 #endif	/* CONFIG_SMP */
-
-/**
- * percpu_counter_add_scaled - add to a counter updated in large units
- * @fbc: the counter
- * @amount: the amount to add
- * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
- *
- * percpu_counter_read() then deviates by up to that batch per CPU;
- * __percpu_counter_compare() and __percpu_counter_limited_add() widen their
- * margins to it, whatever batch they are given.
- */
-static __always_inline void
-percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
-{
-	s32 batch = percpu_counter_scaled_batch(unit);
-
-	__percpu_counter_note_batch(fbc, batch);
-	percpu_counter_add_batch(fbc, amount, batch);
-}
 
 static inline void percpu_counter_inc(struct percpu_counter *fbc)
 {
