@@ -2,47 +2,53 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # checks/model.sh: a KTAP test of checks/host.sh: SPIN verifies
-# ktest/checks/model/percpu_counter.pml, the lock-free folds of
-# lib/percpu_counter.c, exhaustively (safety: assertions and invalid end
-# states, no state compression) in each scenario for 2 and 3 CPUs, and
-# finds an error in every planted bug of the model (-DMUTANT_*): a
-# planted bug the model does not catch fails the check.  The protocol
-# modelled: a fold begins with atomic_add_return(2, &folds) and, finding
-# the counter frozen, adds to fbc->count alone (a backoff, its end counted
-# at the thaw); a freeze (under fbc->lock, where the frozen bit is clear)
-# sets the bit with a fetch_add and waits until folded reaches the value
-# before it; the thaw clears the bit with a fetch_sub and adds the
-# backoffs' ends to folded; a sum tries two lockless passes, then an NMI
-# returns the last one (it never locks), anyone else sums frozen under
-# the lock; a limited add's slow path sums frozen under the lock; set(),
-# sync() and cpu_dead() move deltas under the lock, where no freeze is in
-# progress.  Some 65 s (40 s of CPU).
+# ktest/checks/model/percpu_counter.pml, the lock-free counter of
+# lib/percpu_counter.c (64-bit), exhaustively (safety: assertions and
+# invalid end states, no state compression) in each scenario for 2 and 3
+# CPUs, and finds an error in every planted bug of the model (-DMUTANT_*):
+# a planted bug the model does not catch fails the check.  The protocol
+# modelled: each CPU counts its adds in a total, never reset, and how much
+# of it fbc->count holds in folded; the fast path adds to the total with a
+# local cmpxchg while the delta (total - folded) stays within the batch; a
+# fold (also sync(), and a limited add's slow path under fbc->lock), with
+# interrupts disabled, adds to the total, claims the delta with a local
+# cmpxchg of folded, which a nested fold (an NMI's, the only context that
+# can nest there) makes fail and retry, then adds its claim to
+# fbc->count; the exact sum is fbc->base plus every possible CPU's total,
+# with no lock in any context, read again if a set() moved fbc->base
+# meanwhile (a sum racing set() is linearizable with it; an NMI's sum in
+# a set does not spin); set() moves fbc->base (and fbc->count by the same
+# amount) under fbc->lock; cpu_dead() folds the dead CPU's delta.
+# Some 30 s on 2 busy cores (most of it spin, gcc and 3-CPU scenarios 1
+# and 2).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin
-name="SPIN verifies the percpu_counter fold model for 2 and 3 CPUs and catches its planted bugs"
+name="SPIN verifies the percpu_counter model for 2 and 3 CPUs and catches its planted bugs"
 model=$TOP/ktest/checks/model/percpu_counter.pml
 out=$BUILD/model
-scenarios="1 2 3 4 5 6 7 8 9 10 11 12"
+scenarios="1 2 3 4 5"
 # Planted bug: the scenario that catches it (2 CPUs)
-mutants="SUM_MISSES_FOLDS:1 FOLD_RESETS_DELTA:1 LIMITED_ADD_ROUGH:3
-	 LIMITED_ADD_UNLOCKED_UPDATE:3 SUM_FROZEN_SKIPS_CPU1:1 FREEZE_NO_WAIT:2
-	 SYNC_AS_FOLD:6 LIMITED_ADD_KEEPS_FULL_DELTA:3 THAW_READS_LATE:1"
+mutants="FOLD_CLAIMS_UNCHECKED:1 SUM_READS_COUNT:1 LIMITED_ADD_ROUGH:3
+	 LIMITED_ADD_UNLOCKED_UPDATE:3 LIMITED_ADD_KEEPS_FULL_DELTA:3
+	 SUM_ONLINE_ONLY:4 SET_WRITES_COUNT:2 SUM_READS_BASE_LAST:2
+	 SUM_NO_BASE_RECHECK:2"
 
 if ! command -v spin >/dev/null; then
 	ktap_test_fail_exit "$name" "spin is not installed (ktest/build/deps.sh installs it)"
 fi
 
-# verify DIR SPIN-FLAGS...: pan's report in DIR/pan.out; 1 if it did not run
+# verify DIR SPIN-FLAGS...: pan's report in DIR/pan.out; 1 if it did not run.
+# gcc -O0: compiling pan.c at -O2 takes longer than the searches it speeds.
 verify() {
 	local dir=$1
 	shift
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	(cd "$dir" && spin -a "$@" "$model" >spin.out 2>&1 &&
-		gcc -O2 -DSAFETY -o pan pan.c >gcc.out 2>&1 &&
+		gcc -O0 -DSAFETY -o pan pan.c >gcc.out 2>&1 &&
 		./pan -m10000 -n >pan.out 2>&1) && grep -q '^State-vector' "$dir/pan.out"
 }
 errors() { sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$1/pan.out"; }

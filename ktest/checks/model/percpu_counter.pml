@@ -1,98 +1,117 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SPIN model of lib/percpu_counter.c's lock-free folds (64-bit,
+ * SPIN model of lib/percpu_counter.c's lock-free counter (64-bit,
  * PERCPU_COUNTER_LOCKLESS).
  *
- * G is fbc->count, P[] the per-CPU deltas, folds (bit 0 FROZEN, +2 per
- * move begun) and folded (+2 per move ended) the move counters, lock
- * fbc->lock.  A task runs on each CPU; an NMI may interrupt CPU 0's task
- * at any step, and runs to completion before that task goes on (nmi[0]
- * and "provided").  Interleaving is sequentially consistent; each atomic
- * op, the fast path's local cmpxchg and the fold's this_cpu_sub() are one
- * step each.
+ * count is fbc->count, base fbc->base, total[] and folded[] the CPUs'
+ * slots (struct percpu_counter_cpu), lock fbc->lock.  A task runs on each
+ * CPU; an NMI may interrupt CPU 0's task at any step, and runs to
+ * completion before that task goes on (nmi[0] and "provided").  A fold
+ * (percpu_counter_move(): local_irq_save()), set() and a limited add's
+ * slow path run with interrupts disabled, so only an NMI nests in them;
+ * elsewhere (the fast path's read and cmpxchg, a sum) the NMI also stands
+ * for an ordinary interrupt, which can do no more than it.
+ * Interleaving is sequentially consistent; each atomic op, each local
+ * cmpxchg, this_cpu_add() and each plain read of a shared word are one
+ * step.
  *
  * The protocol, as the code:
- *  fold     v = atomic_add_return(2, &folds); if v & FROZEN: G += a and
- *           return (a backoff: its end is counted at the thaw); else
- *           c = P; G += c + a; P -= c (not a reset: an NMI's add in
- *           between stays); folded += 2.  No plain pre-check of FROZEN.
- *  freeze   under fbc->lock, where FROZEN is clear (asserted):
- *           begun = atomic_fetch_add(FROZEN, &folds), then wait for
- *           folded == begun (the moves begun before end)
- *  thaw     f = folded; v = atomic_fetch_sub(FROZEN, &folds);
- *           if v - FROZEN != f, folded += v - FROZEN - f: the ends of
- *           the folds that backed off while frozen (a real move begun
- *           after the sub adds its own +2)
- *  sum      two lockless passes (folded, G, P[], then folds: kept when
- *           (folds & ~FROZEN) == folded); an NMI then returns the last
- *           pass and never locks; else lock, freeze, a pass, thaw, unlock
- *  set      lock, freeze, one move (folds += 2, P[] = 0, G = val,
- *           folded += 2), thaw, unlock
- *  sync     lock, one move of this CPU's delta (folds += 2, c = P,
- *           G += c, P -= c, folded += 2), unlock: under the lock no freeze
- *           is in progress, so the move always happens
- *  cpu_dead lock, one move of the dead CPU's delta, unlock
- *  limited  slow path: lock, freeze, one pass, thaw; if the amount fits
- *           the limit: into this CPU's delta if it fits there (a local
- *           cmpxchg), else one move of that delta with it; unlock
+ *  add      t = total; loop: if |t + a - folded| >= B: fold(a), return;
+ *           until the local cmpxchg(total, t, t + a) succeeds (a failure
+ *           reloads t)
+ *  fold(a)  interrupts off; total += a; f = folded; loop: t = total;
+ *           until the local cmpxchg(folded, f, t) succeeds (a failure
+ *           reloads f: a nested fold, an NMI's, claimed part of the range);
+ *           then count += t - f if nonzero, the one locked instruction.
+ *           Any context, NMI included
+ *  sync     fold(0)
+ *  sum      loop: b = base (acquire); s = b + every possible CPU's total;
+ *           smp_rmb(); until base == b (a set moved it: read again).  No
+ *           lock, in any context
+ *  set(v)   lock, interrupts off; b = v - every CPU's total; count += b -
+ *           base; base = b (release); unlock
+ *  cpu_dead on a live CPU after the CPU died: count += total - folded;
+ *           folded = total (nothing writes the dead CPU's slot)
+ *  limited  slow path: lock; the exact sum; if it plus the amount is
+ *           within the limit, fold(amount); unlock
+ *  read     count
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
- *  1  adds that fold, an NMI's add nested in a fold (on the fast path or
- *     folding itself), a sum: lockless passes and the frozen fallback
- *  2  set() racing with folds in flight and with its freeze
- *  3  slow-path limited adds racing with each other
- *  4  cpu_dead() under a sum; an NMI's sum nested in a fold must return
- *  5  an NMI's sum on a CPU whose task holds fbc->lock in the frozen pass
- *     (6.12 deadlocked there): it returns after two failed passes
- *  6  sync() after a fold on CPU 0, with an NMI's add on CPU 0 anywhere,
- *     racing with CPU 1's sum (the fold can fail both its passes, so the
- *     sync meets the freeze); with 3 CPUs a fold on CPU 2 too
- *  7  an NMI's add (fast path or folding, either) while CPU 0's task is in
- *     a freeze (a sum whose passes failed: lock held, frozen pass) or
- *     while CPU 1 is in one; with 3 CPUs a fold on CPU 2 too
- *  8  slow-path limited adds racing with folds on CPU 1
- *  9  a slow-path limited add on CPU 0 with an NMI's add on CPU 0 (fast
- *     path or folding) anywhere in it, and a fold on CPU 1
- * 10  sync() on CPU 0 with an NMI's add (fast path or folding) anywhere in
- *     it, racing with CPU 1's sum: a nested fold leaves CPU 0's delta at
- *     minus sync's read, within the batch
- * 11  set() with an NMI's add on its CPU (fast path or folding) and folds
- *     on CPU 1
- * 12  an NMI's sum anywhere in a slow-path limited add on its CPU, a fold
- *     on CPU 1
+ *  1  a folding add on each CPU, then a sum on CPU 1; CPU 0's NMI, anywhere
+ *     in CPU 0's add (nested in its claim, or between claim and count),
+ *     adds on the fast path or folding, then sums
+ *  2  set() on CPU 0, an NMI's add (fast path or folding) anywhere in it,
+ *     then (NCPU 2) a sum; a folding add then a sum on CPU 1, racing with
+ *     the set
+ *  3  slow-path limited adds, one per CPU, racing with each other and with
+ *     their folds; CPU 0's NMI adds -1 (on the fast path) or -6 (folding,
+ *     wherever it lands) anywhere in CPU 0's
+ *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded), run by a process on
+ *     some live CPU, racing with a folding add on CPU 0 (and CPU 1 when
+ *     NCPU is 3) and with an NMI's sum nested anywhere in CPU 0's fold
+ *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
+ *     a folding add on CPU 1 (and CPU 2)
  *
  * Asserted: a sum returns the adds completed at its call plus a subset of
  * those begun by its return (adds are numbered, ghost bitmasks gstart and
- * gdone; "allowed"); so does a limited add's frozen pass, counting the
- * limited adds before it (glimit); an NMI's nested sum only returns.
- * When sync() returns, its CPU's delta holds only the fast path adds done
- * on that CPU since sync's read of it ("P[c] == v").  At the end G + sum(P)
- * is exactly the adds done ("s == base"); after set(), its value plus a
- * subset of the adds racing with it; and folded == folds: no move in
- * flight, every backoff's end counted by a thaw.  Slow-path limited adds never
- * together exceed the limit ("s <= LIMIT"; the other adds racing with them
- * are negative).  Lock and freeze waits are blocking guards, so a wait
- * that can last forever is an invalid end state, which the safety search
- * (-DSAFETY) reports.  The freeze's loop is the guard folded == begun:
- * folded only grows, so the loop exits exactly when it holds, if ever.  A
- * stream of adds that starves the freeze is outside a finite model.
- * Not modelled: weak memory orders (litmus/ states the orderings the
- * code relies on, for herd7 and tools/memory-model, which Debian does not
- * package: make check does not run them); limited_add's fast path and rough
- * checks (it always takes an exact sum); a fast path add's local cmpxchg is
- * atomic here against set()'s remote reset too, so the race that the code
- * documents there (the add may undo the reset) is not explored.
+ * gdone; "ok" in check()), whichever context it runs in: an NMI's sum
+ * nested in CPU 0's own fold returns (nothing in the model can wait there)
+ * and is exact too.  A sum that read set()'s base counts set's value and
+ * the adds that set did not read in the totals (ghost gtot, gseen); one
+ * that read the base before (and read it unmoved again after the totals)
+ * is ordered before set's store of the base: it counts the adds as if no
+ * set ran, and of those not completed at its call only adds begun before
+ * that store (ghost gpre), never one begun after set stored the base or
+ * returned.  So a sum racing set() is linearizable with it.  A sum
+ * retries only when set() moved the base, so at most once (one set), and
+ * never in the NMI: an NMI's sum nested in set() reads the base unmoved
+ * (set stores it last) and does not spin.  The exact sum of a limited
+ * add's slow path (under fbc->lock: never retries), likewise.  After a
+ * limited add's fold and after sync(), the CPU's delta (total - folded) is
+ * 0 or the NMI's fast path add (ghost gfast): no delta stays full.  A
+ * local cmpxchg fails only when the NMI changed its slot in between, so at
+ * most once, and never in the NMI or on another CPU: no retry loop spins.
+ * At the end, all done: count == base + the folded parts (no claim lost or
+ * counted twice); base + the totals is exactly the adds done (after set(),
+ * its value plus the adds it did not read); after syncing every CPU count
+ * is that value; and with limited adds it is within the limit (the other
+ * adds racing with them are negative).  fbc->lock is a blocking guard, so
+ * a wait that can last forever is an invalid end state, which the safety
+ * search (-DSAFETY) reports.
+ *
+ * Not modelled: weak memory orders (the code relies on the release of
+ * base in set() pairing with the acquire in the sum, and on the sum's
+ * smp_rmb() before it reads the base again; on the local cmpxchgs'
+ * atomicity against the CPU's own interrupts; and on per-CPU reads being
+ * single-copy atomic: 64-bit words).  Under them the linearizability
+ * above holds for adds ordered after set()'s store of the base (a
+ * release/acquire chain from it), but not for an add that merely follows
+ * set() in program order on its CPU: the store of the base is a release,
+ * which orders what comes before it, not the add's store of total after
+ * it, so a sum on another CPU may read that total new and the base old
+ * twice (the model's sequential consistency rules that out).  Also not
+ * modelled: migration between the fast path's read and its cmpxchg (a
+ * cmpxchg on the new CPU's slot, which fails or adds correctly);
+ * interrupts other than CPU 0's one NMI; limited_add's fast path and rough
+ * checks (it always takes the exact sum), and the rough checks of
+ * __percpu_counter_compare().  Their margin, batch times the online CPUs,
+ * bounds the deltas, but count also lacks the completed adds in a claim in
+ * flight (claimed, not yet added to count), and adds on that CPU can build
+ * a delta again meanwhile.  With interrupts off in the fold only an NMI's
+ * adds can do that: with a rough check, a limited add can pass the limit
+ * by up to one batch per NMI-interrupted fold (a 6.12 fold held fbc->lock,
+ * which the rough checks hold or come before, and an NMI could not add).
  *
  * Planted bugs, -DMUTANT_x (ktest/mutants/ patch: macro, scenario):
- *  sum-misses-folds.patch             SUM_MISSES_FOLDS             1, 4
- *  fold-resets-delta.patch            FOLD_RESETS_DELTA            1, 6
- *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3, 8
+ *  fold-claims-unchecked.patch        FOLD_CLAIMS_UNCHECKED        1, 3, 5
+ *  sum-reads-count.patch              SUM_READS_COUNT              1, 2, 4
+ *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3
  *  limited-add-unlocked-update.patch  LIMITED_ADD_UNLOCKED_UPDATE  3
- *  limited-add-keeps-full-delta.patch LIMITED_ADD_KEEPS_FULL_DELTA 3, 8
- *  freeze-no-wait.patch               FREEZE_NO_WAIT               1, 2, 7, 8
- *  (sum-locked-skips-cpu1)            SUM_FROZEN_SKIPS_CPU1        1, 7
- *  (sync done as a fold, unlocked)    SYNC_AS_FOLD                 6
- *  (thaw reads folded after the sub)  THAW_READS_LATE              1, 7
+ *  limited-add-keeps-full-delta.patch LIMITED_ADD_KEEPS_FULL_DELTA 3
+ *  sum-online-only.patch              SUM_ONLINE_ONLY              4
+ *  set-writes-count.patch             SET_WRITES_COUNT             2
+ *  (sum reads base after the totals)  SUM_READS_BASE_LAST          2
+ *  (sum does not read base again)     SUM_NO_BASE_RECHECK          2
  */
 
 #ifndef NCPU
@@ -102,36 +121,41 @@
 #define SCENARIO 1
 #endif
 #define B	3
-#define FROZEN	1
-#define NADD	6
+#define NADD	7
+#define SETVAL	10
 
-short G;
-short P[NCPU];
-byte folds;
-byte folded;
+short count;
+short base;
+short total[NCPU];
+short folded[NCPU];
 bit lock;
 bit nmi[NCPU];
+bit offline[NCPU];	/* dead before the scenario: cpu_dead() is to run */
 
 /* Ghost: add i adds amt[i]; bit i of gstart/gdone once begun/completed */
 short amt[NADD];
 byte gstart;
 byte gdone;
-short glimit;		/* amounts the limited adds took */
+byte gtot[NCPU];	/* the adds in total[c] */
+byte gseen;		/* the adds in the totals set() read */
+bit gset;		/* set() stored its base */
+byte gpre;		/* the adds begun when set() stored its base */
+short gfast;		/* the NMI's adds on the fast path */
 
 #define BIT(id)		(1 << (id))
 
 inline lock_acquire() { atomic { lock == 0 -> lock = 1 } }
 inline lock_release() { lock = 0 }
 
-/* Sum of the amounts of the adds in mask @m, into @v (in a d_step) */
-inline value(m, v)
+/* Sum of the amounts of the adds in mask @msk, into @v (in a d_step) */
+inline value(msk, v)
 {
 	v = 0;
 	j = 0;
 	do
 	:: j < NADD ->
 		if
-		:: m & BIT(j) -> v = v + amt[j]
+		:: (msk) & BIT(j) -> v = v + amt[j]
 		:: else
 		fi;
 		j++
@@ -139,11 +163,14 @@ inline value(m, v)
 	od
 }
 
-/* @s must be @base plus the amounts of a subset of the adds begun and not in @lo */
-inline check(s, base, lo)
+/*
+ * @s must be @e plus the amounts of a subset of the adds in @g and not in
+ * @l (NADD <= 7: the masks stay below 128, m below 256)
+ */
+inline check(s, e, l, g)
 {
 	d_step {
-		hi = gstart & ~lo;
+		hi = (g) & ~(l);
 		m = 0;
 		do
 		:: m <= hi ->
@@ -151,11 +178,7 @@ inline check(s, base, lo)
 			:: (m & ~hi) == 0 ->
 				value(m, v);
 				if
-				:: s == base + v -> allowed = 1
-#if SCENARIO == 12
-				/* the limited add's amount, in or not */
-				:: s == base + 2 + v -> allowed = 1
-#endif
+				:: s == e + v -> ok = 1
 				:: else
 				fi
 			:: else
@@ -163,367 +186,335 @@ inline check(s, base, lo)
 			m++
 		:: else -> break
 		od;
-		assert(allowed);
-		hi = 0; m = 0; allowed = 0; v = 0; j = 0
+		assert(ok);
+		hi = 0; m = 0; ok = 0; v = 0; j = 0; g = 0
 	}
-}
-
-/* fbc->lock held */
-inline freeze()
-{
-	/* The code's fetch_add sets the bit: it is clear under fbc->lock */
-	d_step { assert(!(folds & FROZEN)); begun = folds; folds = folds + FROZEN }
-#ifndef MUTANT_FREEZE_NO_WAIT
-	folded == begun;
-#endif
-	begun = 0
-}
-
-/* Reads folded while frozen; adds only if some fold backed off */
-inline thaw()
-{
-#ifdef MUTANT_THAW_READS_LATE
-	d_step { v = folds; folds = folds - FROZEN };
-	fd = folded;
-#else
-	fd = folded;
-	d_step { v = folds; folds = folds - FROZEN };
-#endif
-	if
-	:: v - FROZEN != fd -> folded = folded + v - FROZEN - fd
-	:: else
-	fi;
-	v = 0; fd = 0
-}
-
-/* sync()'s move of CPU @c's delta, read into cnt (this_cpu_sub: an NMI's add since the read stays) */
-inline move(c)
-{
-	G = G + cnt;
-	P[c] = P[c] - cnt
-}
-
-/* Begun frozen, a fold backs off: the amount to G alone, its end counted at the thaw */
-inline fold(c, a, id)
-{
-	d_step { folds = folds + 2; v = folds & FROZEN }
-	if
-	:: v -> d_step { G = G + a; gdone = gdone | BIT(id); v = 0 }
-	:: else ->
-		d_step { cnt = P[c]; v = 0 };
-		G = G + cnt + a;
-#ifdef MUTANT_FOLD_RESETS_DELTA
-		P[c] = 0;
-#else
-		P[c] = P[c] - cnt;	/* an NMI's add since the read stays */
-#endif
-		d_step { folded = folded + 2; gdone = gdone | BIT(id); cnt = 0 }
-	fi
-}
-
-/* The fast path is a local cmpxchg: atomic against the CPU's NMI */
-inline add(c, a, id)
-{
-	d_step {
-		amt[id] = a;
-		gstart = gstart | BIT(id);
-		if
-		:: P[c] + a < B && P[c] + a > -B ->
-			P[c] = P[c] + a;
-			gdone = gdone | BIT(id);
-			ok = 1
-		:: else -> ok = 0
-		fi
-	}
-	if
-	:: ok -> ok = 0
-	:: else -> fold(c, a, id)
-	fi
 }
 
 /*
- * percpu_counter_sync() on CPU @c: its delta moves into G even while
- * another CPU has the counter frozen.  When it returns, the delta holds
- * only the adds in @fast (on the fast path on CPU @c) done since its read.
+ * A sum's check: @l the adds completed at its call, @sb whether it read
+ * set()'s base.  After the set: its value, the adds completed and not read
+ * by the set, and a subset of the others begun that it did not read.
+ * Before the set (the set may have stored its base since): the adds
+ * completed and a subset of the others begun before that store.
  */
-inline sync(c, fast)
+inline check_sum(s, l, sb)
 {
-#ifdef MUTANT_SYNC_AS_FOLD
-	/* The review's bug: a fold of 0, unlocked, moving nothing if frozen */
-	d_step { folds = folds + 2; v = folds & FROZEN; lo = gdone }
-	if
-	:: v -> v = 0
-	:: else ->
-		d_step { cnt = P[c]; lo = gdone };
-		move(c);
-		folded = folded + 2
-	fi;
-#else
-	lock_acquire();
-	folds = folds + 2;
-	d_step { cnt = P[c]; lo = gdone };
-	move(c);
-	folded = folded + 2;
-	lock_release();
-#endif
 	d_step {
-		value(gdone & ~lo & fast, v);
-		#if SCENARIO == 10
-		/* An NMI's fold inside leaves minus sync's read */
-		assert(P[c] >= -B && P[c] <= B);
+		if
+		:: sb -> value((l) & ~gseen, v); e = SETVAL + v; g = gstart
+		:: else -> value(l, v); e = v;
+			if
+			:: gset -> g = gpre
+			:: else -> g = gstart
+			fi
+		fi;
+		v = 0;
+		if
+		:: sb -> l = l | gseen
+		:: else
+		fi
+	}
+	check(s, e, l, g);
+	e = 0
+}
+
+/*
+ * percpu_counter_move(): add @a on CPU @c, then claim the delta with a
+ * local cmpxchg and add the claim to count.
+ */
+inline fold(c, a, id, in_nmi)
+{
+	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) }
+	f = folded[c];
+#ifdef MUTANT_FOLD_CLAIMS_UNCHECKED
+	/* A plain write: a nested fold's claim of the same range stays */
+	t = total[c];
+	folded[c] = t;
 #else
-		assert(P[c] == v);
+	do
+	:: t = total[c];
+		d_step {
+			if
+			:: folded[c] == f -> folded[c] = t; ok = 1
+			:: else ->
+				/* A nested fold claimed: only the NMI, once */
+				assert(c == 0 && !in_nmi && r == 0);
+				r = 1;
+				f = folded[c]
+			fi
+		};
+		if
+		:: ok -> ok = 0; break
+		:: else
+		fi
+	od;
 #endif
-		v = 0; j = 0; cnt = 0; lo = 0
+	atomic {	/* a d_step cannot follow the loop's break */
+		if
+		:: t != f -> count = count + t - f
+		:: else
+		fi;
+		gdone = gdone | BIT(id);
+		t = 0; f = 0; r = 0
 	}
 }
 
-/* One lockless pass: @s, @ok */
-inline try_sum(s, ok)
+/* percpu_counter_add_batch() of @a on CPU @c, add number @id */
+inline add(c, a, id, in_nmi)
 {
-	d = folded;
-	s = G;
-	i = 0;
+	d_step { amt[id] = a; gstart = gstart | BIT(id); t = total[c] }
 	do
-	:: i < NCPU -> d_step { s = s + P[i]; i++ }
-	:: else ->
-		d_step {
-#ifdef MUTANT_SUM_MISSES_FOLDS
-			ok = 1;
-#else
-			ok = (folds & ~FROZEN) == d;
-#endif
-			d = 0; i = 0
+	:: d_step {
+			v = t + a - folded[c];
+			ok = (v >= B || v <= -B);
+			v = 0
 		};
-		break
+		if
+		:: ok -> ok = 0; t = 0; fold(c, a, id, in_nmi); break
+		:: else
+		fi;
+		d_step {
+			if
+			:: total[c] == t ->
+				total[c] = t + a;
+				gtot[c] = gtot[c] | BIT(id);
+				gdone = gdone | BIT(id);
+				if
+				:: in_nmi -> gfast = gfast + a
+				:: else
+				fi;
+				ok = 1
+			:: else ->
+				assert(c == 0 && !in_nmi && r == 0);
+				r = 1;
+				t = total[c]
+			fi
+		};
+		if
+		:: ok -> ok = 0; t = 0; r = 0; break
+		:: else
+		fi
 	od
 }
 
-/* The pass with folds frozen, fbc->lock held */
-inline sum_frozen(s)
+/* The NMI's amount, @x or @y: one for the fast path, one that folds */
+inline nmi_amount(a, x, y) { if :: a = x :: a = y fi }
+
+/* After a fold or sync on CPU @c: its delta is 0 or the NMI's fast path add */
+inline assert_folded(c)
 {
-	s = G;
+	d_step {
+		v = total[c] - folded[c];
+		assert(v == 0 || (c == 0 && v == gfast));
+		v = 0
+	}
+}
+
+/*
+ * percpu_counter_exact() into @s, with the adds done at the call (of the
+ * pass that returns) in @l; @in_nmi: the NMI's
+ */
+inline exact(s, l, sb, in_nmi)
+{
+	do
+	:: d_step {
+			l = gdone;
+#ifdef MUTANT_SUM_READS_BASE_LAST
+			s = 0
+#else
+			s = base; sb = gset; b = base	/* smp_load_acquire() */
+#endif
+		};
+		i = 0;
+		do
+		:: i < NCPU ->
+			d_step {
+#ifdef MUTANT_SUM_ONLINE_ONLY
+				if
+				:: offline[i]
+				:: else -> s = s + total[i]
+				fi;
+#else
+				s = s + total[i];
+#endif
+				i++
+			}
+		:: else -> i = 0; break
+		od;
+#ifdef MUTANT_SUM_READS_BASE_LAST
+		/* set() may have read the totals before the sum read them */
+		atomic { s = s + base; sb = gset; b = base };
+#endif
+#ifdef MUTANT_SUM_NO_BASE_RECHECK
+		/* The base read before a set, the totals after it */
+		b = 0; break
+#else
+		/* smp_rmb(); READ_ONCE(fbc->base) */
+		atomic {
+			if
+			:: base == b -> ok = 1
+			:: else ->
+				/*
+				 * set() moved the base: never in the NMI
+				 * (a set it interrupts stores the base last),
+				 * and once (one set): the loop ends
+				 */
+				assert(!in_nmi && r == 0);
+				r = 1
+			fi;
+			b = 0
+		};
+		if
+		:: ok -> ok = 0; r = 0; break
+		:: else
+		fi
+#endif
+	od
+}
+
+/* __percpu_counter_sum() into @s, checked; @in_nmi: the NMI's */
+inline sum(s, in_nmi)
+{
+#ifdef MUTANT_SUM_READS_COUNT
+	/* count and the unclaimed deltas: a claim in flight is in neither */
+	d_step { lo = gdone; s = count; sb = gset }
 	i = 0;
 	do
-	:: i < NCPU ->
-		d_step {
-#ifdef MUTANT_SUM_FROZEN_SKIPS_CPU1
-			if
-			:: i != 1 -> s = s + P[i]
-			:: else
-			fi;
-#else
-			s = s + P[i];
-#endif
-			i++
-		}
-	:: else -> break
+	:: i < NCPU -> d_step { s = s + total[i] - folded[i]; i++ }
+	:: else -> i = 0; break
 	od;
-	i = 0
+#else
+	exact(s, lo, sb, in_nmi);
+#endif
+	check_sum(s, lo, sb);
+	s = 0; lo = 0; sb = 0
 }
 
-inline sum_locked(s)
+/* percpu_counter_sync() on CPU @c, as add number @id of 0 */
+inline sync(c, id)
 {
-	lock_acquire();
-	freeze();
-	sum_frozen(s);
-	thaw();
-	lock_release()
-}
-
-/*
- * sum() on CPU @c into @s; @exact: 0 when an NMI's two passes failed and
- * it returned the last one.  @lo: the adds completed at the call.
- */
-inline sum(c, in_nmi, s, exact)
-{
-	lo = gdone;
-	exact = 1;
-	try_sum(s, ok);
-	if
-	:: ok -> ok = 0
-	:: else ->
-		try_sum(s, ok);
-		if
-		:: ok -> ok = 0
-		:: else ->
-			if
-			:: in_nmi -> exact = 0
-			:: else -> sum_locked(s)
-			fi
-		fi
-	fi;
-	if
-	:: exact ->
-		d_step { value(lo, base) };
-		check(s, base, lo)
-	:: else
-	fi;
-	lo = 0; exact = 0
-}
-
-/*
- * A sum whose two lockless passes failed (moves on CPUs outside the model
- * overlapped them): the locked pass, with what sum() asserts.
- */
-inline slow_sum(s)
-{
-	lo = gdone;
-	sum_locked(s);
-	d_step { value(lo, base) };
-	check(s, base, lo);
-	lo = 0
+	d_step { amt[id] = 0; gstart = gstart | BIT(id) };
+	fold(c, 0, id, 0);
+	assert_folded(c)
 }
 
 inline set(val)
 {
 	lock_acquire();
-	freeze();
-	folds = folds + 2;
+	b = val;
 	i = 0;
 	do
-	:: i < NCPU -> d_step { P[i] = 0; i++ }
-	:: else -> d_step { G = val; i = 0 }; break
+	:: i < NCPU ->
+		d_step {
+			b = b - total[i];
+			gseen = gseen | gtot[i];
+			i++
+		}
+	:: else -> i = 0; break
 	od;
-	folded = folded + 2;
-	thaw();
+#ifdef MUTANT_SET_WRITES_COUNT
+	/* atomic64_set(), as 6.12: the deltas pending stay on the CPUs */
+	count = val;
+#else
+	count = count + b - base;	/* base is stable under fbc->lock */
+#endif
+	/* smp_store_release() */
+	d_step { base = b; gset = 1; gpre = gstart; b = 0 };
 	lock_release()
 }
 
 /*
- * Slow path of __percpu_counter_limited_add() on CPU @c, @a > 0, deciding
- * on the exact sum: one frozen pass.  As the code, its update comes under
- * fbc->lock: to the CPU's delta if it fits there, else with a move of
- * that delta.
+ * Slow path of __percpu_counter_limited_add() on CPU @c, @a > 0, add
+ * number @id, deciding on the exact sum.  Interrupts are disabled, so only
+ * the NMI interrupts it.
  */
-inline limited_add(c, a, lim)
+inline limited_add(c, a, id, lim)
 {
 	lock_acquire();
-	lo = gdone;
-	freeze();
 #ifdef MUTANT_LIMITED_ADD_ROUGH
-	s = G;
+	d_step { s = count };
 #else
-	sum_frozen(s);
+	exact(s, lo, sb, 0);
+	check_sum(s, lo, sb);
 #endif
-	thaw();
-	d_step { value(lo, base) };
-	check(s, base + glimit, lo);
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
 	lock_release();
 	lock_acquire();
 #endif
-	if
-	:: s + a <= lim ->
-		/* The local cmpxchg: the check and the add are one step */
-		d_step {
-			s = 0;
-			v = P[c] + a;
-			if
-			:: v <= B && v >= -B ->
-				P[c] = v; glimit = glimit + a; ok = 1
-			:: else -> ok = 0
-			fi;
-			v = 0
-		};
+	d_step {
+		ok = (s + a <= lim);
 		if
-		:: ok -> ok = 0
-		:: else ->
+		:: ok -> amt[id] = a; gstart = gstart | BIT(id)
+		:: else
+		fi;
+		s = 0; lo = 0; sb = 0
+	};
+	if
+	:: ok ->
+		ok = 0;
 #ifdef MUTANT_LIMITED_ADD_KEEPS_FULL_DELTA
-			d_step { G = G + a; glimit = glimit + a; v = 0 };
+		d_step {
+			total[c] = total[c] + a;
+			gtot[c] = gtot[c] | BIT(id);
+			gdone = gdone | BIT(id)
+		};
 #else
-			folds = folds + 2;
-			d_step { cnt = P[c]; v = 0 };
-			d_step { G = G + cnt + a; glimit = glimit + a };
-			P[c] = P[c] - cnt;
-			d_step { folded = folded + 2; cnt = 0 };
+		fold(c, a, id, 0);
 #endif
-#if SCENARIO == 9
-			/* An NMI's fold inside the move leaves minus its read */
-			assert(P[c] >= -B && P[c] <= B)
-#else
-			/* No delta stays full */
-			assert(P[c] == 0)
-#endif
-		fi
-	:: else -> s = 0
+		assert_folded(c)
+	:: else
 	fi;
-	lock_release();
-	lo = 0
-}
-
-/* Run by a live CPU after @dead stopped */
-inline cpu_dead(dead)
-{
-	lock_acquire();
-	folds = folds + 2;
-	G = G + P[dead];
-	P[dead] = 0;
-	folded = folded + 2;
 	lock_release()
 }
 
-#define LOCALS	bit ok, exact, allowed; byte i, j, d, m, hi, lo, begun, fd; \
-		short s, cnt, base, a, v
+/* percpu_counter_move_dead(), on a live CPU */
+inline cpu_dead(d)
+{
+	count = count + total[d] - folded[d];	/* nothing writes the slot */
+	folded[d] = total[d]
+}
 
-/* What the task on CPU c and its NMI run, per scenario */
+#define LOCALS	bit ok, r, sb; byte i, j, m, hi, lo, g; \
+		short s, t, f, a, v, b, e
+
+/*
+ * What the task on CPU c, its NMI and a process on any live CPU (OTHER)
+ * run, per scenario.  Adds 0, 1 and 6 are done before the start.
+ */
 #if SCENARIO == 1
-#define TASK0	add(0, 1, 1); add(0, 2, 2)
-#define NMI0	add(0, 2, 3)
-#define TASK1	sum(1, 0, s, exact)
-#define TASK2	add(2, 4, 4)
+#define TASK0	add(0, 2, 2, 0)
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
+#define TASK1	add(1, 1, 4, 0); sum(s, 0)
+#define TASK2	add(2, 3, 5, 0)
 #elif SCENARIO == 2
-#define TASK0	set(10)
-#define TASK1	add(1, 1, 2)
-#define TASK2	add(2, 2, 3)
+#define TASK0	set(SETVAL)
+#if NCPU == 2
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
+#else		/* 5.6M states with the NMI's sum, 1.1M without */
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
+#endif
+#define TASK1	add(1, 1, 4, 0); sum(s, 0)
+#define TASK2	add(2, 3, 5, 0)
 #elif SCENARIO == 3
 #define LIMIT	(NCPU + 3)
-#define TASK0	limited_add(0, 2, LIMIT)
-#define TASK1	limited_add(1, 2, LIMIT)
-#define TASK2	limited_add(2, 2, LIMIT)
+#define TASK0	limited_add(0, 2, 2, LIMIT)
+#define NMI0	nmi_amount(a, -1, -6); add(0, a, 3, 1)
+#define TASK1	limited_add(1, 2, 4, LIMIT)
+#define TASK2	limited_add(2, 2, 5, LIMIT)
 #elif SCENARIO == 4
-#define TASK0	add(0, 2, 1); add(0, 1, 2)
-#define NMI0	sum(0, 1, s, exact)
-#define TASK1	cpu_dead(1)	/* CPU 1 is down: its hotplug callback */
-#define TASK2	sum(2, 0, s, exact)
+#define DEAD	(NCPU - 1)
+#define TASK0	add(0, 2, 2, 0)
+#define NMI0	sum(s, 1)
+#define OTHER	cpu_dead(DEAD)	/* its hotplug callback, on CPU 0 or 1 */
+#if NCPU > 2
+#define TASK1	add(1, 2, 4, 0)
+#endif
 #elif SCENARIO == 5
-#define TASK0	sum(0, 0, s, exact)
-#define NMI0	sum(0, 1, s, exact)
-#define TASK1	add(1, 1, 1); add(1, 2, 2)
-#elif SCENARIO == 6
-#define TASK0	add(0, 2, 2); sync(0, BIT(3))
-#define NMI0	add(0, 1, 3)	/* on the fast path, wherever it lands */
-#define TASK1	sum(1, 0, s, exact)
-#define TASK2	add(2, 2, 4)
-#elif SCENARIO == 7
-#define TASK0	slow_sum(s)
-#define NMI0	if :: a = 1 :: a = 2 fi; add(0, a, 3)
-#define TASK1	slow_sum(s)
-#define TASK2	add(2, 2, 4)
-#elif SCENARIO == 8
-#define LIMIT	(NCPU + 1)
-#define TASK0	limited_add(0, 2, LIMIT)
-#define TASK1	add(1, -5, 3); add(1, -3, 4)	/* both fold */
-#define TASK2	limited_add(2, 1, LIMIT)
-#elif SCENARIO == 9
-#define LIMIT	(NCPU + 3)
-#define TASK0	limited_add(0, 2, LIMIT)
-#define NMI0	if :: a = 1 :: a = -2 fi; add(0, a, 3)
-#define TASK1	add(1, 2, 4)
-#elif SCENARIO == 10
-#define TASK0	sync(0, 0)
-#define NMI0	if :: a = 1 :: a = 2 fi; add(0, a, 3)
-#define TASK1	sum(1, 0, s, exact)
-#define TASK2	add(2, 2, 4)
-#elif SCENARIO == 11
-#define TASK0	set(10)
-#define NMI0	if :: a = 1 :: a = 2 fi; add(0, a, 2)
-#define TASK1	add(1, 1, 3); add(1, 2, 4)
-#elif SCENARIO == 12
-#define LIMIT	(NCPU + 3)
-#define TASK0	limited_add(0, 2, LIMIT)
-#define NMI0	sum(0, 1, s, exact)
-#define TASK1	add(1, 2, 4)
+#define TASK0	sync(0, 2)
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
+#define TASK1	add(1, 1, 4, 0)
+#define TASK2	add(2, 3, 5, 0)
 #endif
 
 #ifdef TASK0
@@ -538,32 +529,25 @@ proctype task1() provided (!nmi[1]) { LOCALS; TASK1 }
 #if NCPU > 2 && defined(TASK2)
 proctype task2() provided (!nmi[2]) { LOCALS; TASK2 }
 #endif
+#ifdef OTHER
+proctype other() { LOCALS; OTHER }
+#endif
 
 init {
 	LOCALS;
 
-	/* Adds completed before the start, held in the deltas */
+	/* Adds completed before the start, unfolded: CPU 0 1, CPU 1 2, CPU 2 1 */
 	d_step {
-		skip;
-#if SCENARIO == 1 || SCENARIO == 4
-		P[1] = 2; amt[0] = 2; gstart = BIT(0); gdone = BIT(0);
-#elif SCENARIO == 2
-		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
-		gstart = BIT(0) | BIT(1); gdone = gstart;
-#elif SCENARIO == 3 || SCENARIO == 8
-		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
-		gstart = BIT(0) | BIT(1); gdone = gstart;
-#elif SCENARIO == 9
-		P[0] = 2; P[1] = 1; amt[0] = 2; amt[1] = 1;
-		gstart = BIT(0) | BIT(1); gdone = gstart;
-#elif SCENARIO == 5
-		P[0] = 1; amt[0] = 1; gstart = BIT(0); gdone = BIT(0);
-#elif SCENARIO == 6 || SCENARIO == 7 || SCENARIO >= 10
-		P[0] = 1; P[1] = 2; amt[0] = 1; amt[1] = 2;
-		gstart = BIT(0) | BIT(1); gdone = gstart;
+		total[0] = 1; amt[0] = 1; gtot[0] = BIT(0);
+		total[1] = 2; amt[1] = 2; gtot[1] = BIT(1);
+		gstart = BIT(0) | BIT(1);
+#if NCPU > 2
+		total[2] = 1; amt[6] = 1; gtot[2] = BIT(6);
+		gstart = gstart | BIT(6);
 #endif
-#if NCPU > 2 && SCENARIO != 1 && SCENARIO != 4 && SCENARIO != 5
-		P[2] = 1; amt[5] = 1; gstart = gstart | BIT(5); gdone = gstart;
+		gdone = gstart;
+#ifdef DEAD
+		offline[DEAD] = 1;
 #endif
 	}
 	atomic {
@@ -579,27 +563,40 @@ init {
 #if NCPU > 2 && defined(TASK2)
 		run task2();
 #endif
+#ifdef OTHER
+		run other();
+#endif
 	}
 	_nr_pr == 1;
 
-	/* Everything done: the count is exact */
-	i = 0;
-	do
-	:: i < NCPU -> s = s + P[i]; i++
-	:: else -> break
-	od;
-	s = s + G;
-	assert(gdone == gstart);
-	assert(folded == folds);
-	d_step { value(gdone, base) };
-#if SCENARIO == 2 || SCENARIO == 11
-	check(s, 10, BIT(0) | BIT(1) | BIT(5));
-#elif SCENARIO == 3 || SCENARIO == 8
-	assert(s <= LIMIT);
-	assert(s == base + glimit)
-#elif SCENARIO == 9 || SCENARIO == 12
-	assert(s == base + glimit)
-#else
-	assert(s == base)
+	/* Everything done */
+	d_step {
+		assert(gdone == gstart);
+		s = base;
+		v = base;
+		i = 0;
+		do
+		:: i < NCPU -> s = s + total[i]; v = v + folded[i]; i++
+		:: else -> break
+		od;
+		/* No claim lost or counted twice */
+		assert(count == v);
+		/* The exact value: the adds done, or after set() those it did not read */
+		value(gdone & ~gseen, v);
+		if
+		:: gset -> assert(s == SETVAL + v)
+		:: else -> assert(s == v)
+		fi;
+		/* Synced on every CPU, count is exact */
+		i = 0;
+		do
+		:: i < NCPU -> count = count + total[i] - folded[i]; folded[i] = total[i]; i++
+		:: else -> break
+		od;
+		assert(count == s);
+#ifdef LIMIT
+		assert(s <= LIMIT);
 #endif
+		i = 0; v = 0
+	}
 }
