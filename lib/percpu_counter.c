@@ -61,72 +61,65 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 
 #ifdef PERCPU_COUNTER_LOCKLESS
 /*
- * Each CPU counts its adds in a total that is never reset, and how much of
- * that total fbc->count holds in its folded part.  A fold claims the rest
- * with a local cmpxchg, so that a fold nested in it (an NMI's) claims a
- * disjoint part, then adds its claim to fbc->count: its one locked
- * instruction.  fbc->count is fbc->base plus every CPU's folded part, once
- * the folds in flight have added their claims; the exact value is
- * fbc->base plus every possible CPU's total, read without a lock.
- * Interrupts are off in a fold, as under 6.12's lock: only an NMI's adds
- * can join a claim in flight in what fbc->count does not show.
+ * Each CPU keeps its delta, and the total of its adds, never reset (its
+ * wrap at 2^64 is harmless: only differences are used).  An add updates
+ * the delta, then the total.  A fold takes the delta with this_cpu_xchg(),
+ * so that a fold nested in it (an NMI's) takes a disjoint part, and adds
+ * it to fbc->count with its amount: its one locked instruction.
+ * fbc->count is fbc->base plus every CPU's total less its delta, once the
+ * folds in flight have added theirs; the exact value is fbc->base plus
+ * every possible CPU's total, read without a lock.
  */
-
-/* This CPU's adds that fbc->count does not hold */
-static __always_inline s64 percpu_counter_delta(struct percpu_counter *fbc)
+static __always_inline s32 __percpu *
+percpu_counter_deltas(struct percpu_counter *fbc)
 {
-	return this_cpu_read(fbc->counters->total) -
-	       this_cpu_read(fbc->counters->folded);
+	return &fbc->counters->delta;
 }
 
 static __always_inline void
-percpu_counter_delta_add(struct percpu_counter *fbc, s64 amount)
+percpu_counter_total_add(struct percpu_counter *fbc, s64 amount)
 {
 	this_cpu_add(fbc->counters->total, amount);
 }
 
-/* Add @amount and move this CPU's delta into fbc->count, in any context */
+static __always_inline void
+percpu_counter_count_add(struct percpu_counter *fbc, s64 amount)
+{
+	atomic64_add(amount, &fbc->count);
+}
+
+/* Interrupts disabled */
+static void percpu_counter_move(struct percpu_counter *fbc, s64 amount)
+{
+	__this_cpu_add(fbc->counters->total, amount);
+	atomic64_add(this_cpu_xchg(fbc->counters->delta, 0) + amount,
+		     &fbc->count);
+}
+
 static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 {
 	unsigned long flags;
-	s64 total, folded;
 
 	local_irq_save(flags);
-	this_cpu_add(fbc->counters->total, amount);
-	folded = this_cpu_read(fbc->counters->folded);
-	do {
-		total = this_cpu_read(fbc->counters->total);
-	} while (!this_cpu_try_cmpxchg(fbc->counters->folded, &folded, total));
-	if (total != folded)
-		atomic64_add(total - folded, &fbc->count);
+	percpu_counter_move(fbc, amount);
 	local_irq_restore(flags);
 }
 
-#define percpu_counter_move percpu_counter_fold
-
-/*
- * Every add completed before the call, once.  Again if a set moved the
- * base meanwhile (an NMI in a set of its own CPU sees it unmoved).
- */
+/* Every add completed before the call, once: fbc->lock held */
 static s64 percpu_counter_exact(struct percpu_counter *fbc)
 {
-	s64 base, ret;
+	s64 ret = fbc->base;
 	int cpu;
 
-	do {
-		/* Pairs with percpu_counter_set(): its reads, then its base */
-		base = smp_load_acquire(&fbc->base);
-		ret = base;
-		for_each_possible_cpu(cpu)
-			ret += READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
-		smp_rmb();
-	} while (unlikely(READ_ONCE(fbc->base) != base));
+	for_each_possible_cpu(cpu)
+		ret += READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
 	return ret;
 }
 
 /*
- * The adds that race with the set count after it.  percpu_counter_read()
- * may differ from @amount by the CPUs' deltas until they fold.
+ * The adds that race with the set count after it.  The deltas stay on
+ * their CPUs: percpu_counter_read() may differ from @amount by them, as
+ * after any add, until they fold.
  */
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 {
@@ -137,34 +130,28 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	for_each_possible_cpu(cpu)
 		base -= READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
-	/* fbc->count stays fbc->base plus the folded parts */
+	/* fbc->count stays fbc->base plus the totals less the deltas */
 	atomic64_add(base - fbc->base, &fbc->count);
-	smp_store_release(&fbc->base, base);
-	/* Pairs with a sum's smp_rmb(): this CPU's later adds after the base */
-	smp_wmb();
+	fbc->base = base;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
-}
-
-/* A dead CPU's delta: nothing else writes its slot */
-static void percpu_counter_move_dead(struct percpu_counter *fbc,
-				     unsigned int cpu)
-{
-	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
-
-	atomic64_add(pc->total - pc->folded, &fbc->count);
-	pc->folded = pc->total;
 }
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
-static __always_inline s64 percpu_counter_delta(struct percpu_counter *fbc)
+static __always_inline s32 __percpu *
+percpu_counter_deltas(struct percpu_counter *fbc)
 {
-	return this_cpu_read(*fbc->counters);
+	return fbc->counters;
 }
 
 static __always_inline void
-percpu_counter_delta_add(struct percpu_counter *fbc, s64 amount)
+percpu_counter_total_add(struct percpu_counter *fbc, s64 amount)
 {
-	this_cpu_add(*fbc->counters, amount);
+}
+
+static __always_inline void
+percpu_counter_count_add(struct percpu_counter *fbc, s64 amount)
+{
+	fbc->count += amount;
 }
 
 /* fbc->lock held, interrupts disabled */
@@ -228,26 +215,14 @@ EXPORT_SYMBOL(percpu_counter_set);
 /*
  * Safety against interrupts is achieved in 2 ways:
  * 1. the fast path uses local cmpxchg (note: no lock prefix)
- * 2. the slow path folds what this CPU holds when it runs
+ * 2. the slow path operates with interrupts disabled
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	s64 total = this_cpu_read(fbc->counters->total);
-
-	do {
-		/* Migrated or interrupted meanwhile: a cmpxchg fails, or adds */
-		if (unlikely(abs(total + amount -
-				 this_cpu_read(fbc->counters->folded)) >= batch)) {
-			percpu_counter_fold(fbc, amount);
-			return;
-		}
-	} while (!this_cpu_try_cmpxchg(fbc->counters->total, &total,
-				       total + amount));
-#else
+	s32 __percpu *deltas = percpu_counter_deltas(fbc);
 	s64 count;
 
-	count = this_cpu_read(*fbc->counters);
+	count = this_cpu_read(*deltas);
 	do {
 		if (unlikely(abs(count + amount) >= batch)) {
 			/*
@@ -257,8 +232,8 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 			percpu_counter_fold(fbc, amount);
 			return;
 		}
-	} while (!this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount));
-#endif
+	} while (!this_cpu_try_cmpxchg(*deltas, &count, count + amount));
+	percpu_counter_total_add(fbc, amount);
 }
 #else
 /*
@@ -268,13 +243,16 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
+	s32 __percpu *deltas = percpu_counter_deltas(fbc);
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (abs(percpu_counter_delta(fbc) + amount) >= batch)
+	if (abs(__this_cpu_read(*deltas) + amount) >= batch) {
 		percpu_counter_fold(fbc, amount);
-	else
-		percpu_counter_delta_add(fbc, amount);
+	} else {
+		this_cpu_add(*deltas, amount);
+		percpu_counter_total_add(fbc, amount);
+	}
 	local_irq_restore(flags);
 }
 #endif
@@ -309,9 +287,6 @@ EXPORT_SYMBOL(percpu_counter_sync);
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	return percpu_counter_exact(fbc);
-#else
 	s64 ret;
 	unsigned long flags;
 
@@ -319,7 +294,6 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
-#endif
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
@@ -346,7 +320,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].batch_max = 0;
 #ifdef PERCPU_COUNTER_LOCKLESS
 		atomic64_set(&fbc[i].count, amount);
 		fbc[i].base = amount;
@@ -416,33 +389,17 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
-#ifdef PERCPU_COUNTER_LOCKLESS
-		percpu_counter_move_dead(fbc, cpu);
-#else
 		s32 *pcount;
 
 		raw_spin_lock(&fbc->lock);
-		pcount = per_cpu_ptr(fbc->counters, cpu);
-		fbc->count += *pcount;
+		pcount = per_cpu_ptr(percpu_counter_deltas(fbc), cpu);
+		percpu_counter_count_add(fbc, *pcount);
 		*pcount = 0;
 		raw_spin_unlock(&fbc->lock);
-#endif
 	}
 	spin_unlock_irq(&percpu_counters_lock);
 #endif
 	return 0;
-}
-
-/*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.  The largest batch never shrinks: a delta
- * left under it stays on its CPU until that CPU adds again.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
 }
 
 /*
@@ -455,7 +412,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -484,10 +441,10 @@ EXPORT_SYMBOL(__percpu_counter_compare);
  * Overflow beyond S64_MAX is not allowed for: counter, limit and amount
  * are all assumed to be sane (far from S64_MIN and S64_MAX).
  *
- * The adds that take fbc->lock decide and add before they release it:
- * together they never overshoot the limit.  Interrupts are disabled for
- * the wait for fbc->lock (a spinlock's: longer if its holder's vCPU is
- * preempted), one pass over the CPUs and one fold.  Not from NMI.
+ * The adds that take fbc->lock decide and add before they release it.
+ * Interrupts are disabled for the wait for fbc->lock (a spinlock's: longer
+ * if its holder's vCPU is preempted), one pass over the CPUs and one fold.
+ * Not from NMI.
  */
 bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 				  s64 limit, s64 amount, s32 batch)
@@ -501,14 +458,15 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
-	count = percpu_counter_delta(fbc);
+	unknown = mul_u32_u32(batch, num_online_cpus());
+	count = __this_cpu_read(*percpu_counter_deltas(fbc));
 
 	/* Skip taking the lock when safe */
 	if (abs(count + amount) <= batch &&
 	    ((amount > 0 && percpu_counter_read(fbc) + unknown <= limit) ||
 	     (amount < 0 && percpu_counter_read(fbc) - unknown >= limit))) {
-		percpu_counter_delta_add(fbc, amount);
+		this_cpu_add(*percpu_counter_deltas(fbc), amount);
+		percpu_counter_total_add(fbc, amount);
 		local_irq_restore(flags);
 		return true;
 	}
