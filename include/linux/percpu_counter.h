@@ -121,7 +121,11 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/* Every add completed before the call, once; on 64-bit, every possible CPU */
+/*
+ * Every add completed before the call, once.  On 64-bit without a lock, in
+ * any context, NMI included: it reads every possible CPU, again if a set
+ * raced with it.  On 32-bit under the lock, interrupts disabled.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
