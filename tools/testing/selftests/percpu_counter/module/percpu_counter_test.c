@@ -391,9 +391,7 @@ static void pct_sync_cpu(void *fbc)
 static s64 pct_cpu_delta(struct percpu_counter *fbc, int cpu)
 {
 #ifdef PERCPU_COUNTER_LOCKLESS
-	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
-
-	return READ_ONCE(pc->total) - READ_ONCE(pc->folded);
+	return READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->delta);
 #else
 	return READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
 #endif
