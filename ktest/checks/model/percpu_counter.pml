@@ -3,52 +3,59 @@
  * SPIN model of lib/percpu_counter.c's lock-free counter (64-bit,
  * PERCPU_COUNTER_LOCKLESS).
  *
- * count is fbc->count, base fbc->base, total[] and folded[] the CPUs'
+ * count is fbc->count, base fbc->base, total[] and delta[] the CPUs'
  * slots (struct percpu_counter_cpu), lock fbc->lock.  A task runs on each
  * CPU; an NMI may interrupt CPU 0's task at any step, and runs to
  * completion before that task goes on (nmi[0] and "provided").  A fold
- * (percpu_counter_move(): local_irq_save()), set() and a limited add's
+ * (percpu_counter_move(): interrupts disabled), set() and a limited add's
  * slow path run with interrupts disabled, so only an NMI nests in them;
- * elsewhere (the fast path's read and cmpxchg, a sum) the NMI also stands
- * for an ordinary interrupt, which can do no more than it.
- * Interleaving is sequentially consistent; each atomic op, each local
- * cmpxchg, this_cpu_add() and each plain read of a shared word are one
+ * elsewhere (the fast path, a sum) the NMI also stands for an ordinary
+ * interrupt, which can do no more than it.  Interleaving is sequentially
+ * consistent; each atomic op, each local cmpxchg, this_cpu_xchg(),
+ * this_cpu_add() and each plain read or write of a shared word is one
  * step.
  *
  * The protocol, as the code:
- *  add      t = total; loop: if |t + a - folded| >= B: fold(a), return;
- *           until the local cmpxchg(total, t, t + a) succeeds (a failure
- *           reloads t)
- *  fold(a)  interrupts off; total += a; f = folded; loop: t = total;
- *           until the local cmpxchg(folded, f, t) succeeds (a failure
- *           reloads f: a nested fold, an NMI's, claimed part of the range);
- *           then count += t - f if nonzero, the one locked instruction.
- *           Any context, NMI included
+ *  add      c = delta; loop: if |c + a| >= B: fold(a), return; until the
+ *           local cmpxchg(delta, c, c + a) succeeds (a failure reloads c);
+ *           then total += a (this_cpu_add(), a step of its own)
+ *  fold(a)  interrupts off; total += a; x = this_cpu_xchg(delta, 0);
+ *           count += x + a, the one locked instruction.  A nested fold
+ *           (an NMI's) takes a disjoint part of the delta.  Any context,
+ *           NMI included
  *  sync     fold(0)
  *  sum      loop: b = base (acquire); s = b + every possible CPU's total;
  *           smp_rmb(); until base == b (a set moved it: read again).  No
  *           lock, in any context
  *  set(v)   lock, interrupts off; b = v - every CPU's total; count += b -
- *           base; base = b (release); unlock
- *  cpu_dead on a live CPU after the CPU died: count += total - folded;
- *           folded = total (nothing writes the dead CPU's slot)
+ *           base; base = b (release); smp_wmb(); unlock
+ *  cpu_dead on a live CPU after the CPU died, under lock: count += delta;
+ *           delta = 0 (nothing else writes the dead CPU's delta)
  *  limited  slow path: lock; the exact sum; if it plus the amount is
- *           within the limit, fold(amount); unlock
+ *           within the limit, fold(amount) (percpu_counter_move()); unlock
  *  read     count
  *
+ * So count is base + every CPU's total less its delta, once the folds in
+ * flight (between their xchg and their add to count) and the fast path
+ * adds in flight (between their cmpxchg and their add to total) landed.
+ *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
- *  1  a folding add on each CPU, then a sum on CPU 1; CPU 0's NMI, anywhere
- *     in CPU 0's add (nested in its claim, or between claim and count),
- *     adds on the fast path or folding, then sums
+ *  1  an add on each CPU, then a sum on CPU 1; CPU 0's add is on the fast
+ *     path (1) or folds (2); CPU 0's NMI, anywhere in CPU 0's add (between
+ *     its check and cmpxchg, its cmpxchg and its total, nested in its
+ *     fold), adds on the fast path or folding, then sums
  *  2  set() on CPU 0, an NMI's add (fast path or folding) anywhere in it,
- *     then (NCPU 2) a sum; a folding add then a sum on CPU 1, racing with
- *     the set
+ *     then (NCPU 2) a sum; an add on the fast path (-1) or folding (1)
+ *     then a sum on CPU 1, racing with the set
  *  3  slow-path limited adds, one per CPU, racing with each other and with
  *     their folds; CPU 0's NMI adds -1 (on the fast path) or -6 (folding,
  *     wherever it lands) anywhere in CPU 0's
  *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded), run by a process on
  *     some live CPU, racing with a folding add on CPU 0 (and CPU 1 when
- *     NCPU is 3) and with an NMI's sum nested anywhere in CPU 0's fold
+ *     NCPU is 3) and with an NMI's sum nested anywhere in CPU 0's fold; a
+ *     fast path add (-1) that did its cmpxchg on the dead CPU's delta
+ *     before it died, and migrated to CPU 0 with it, adds to CPU 0's total
+ *     racing with all of them
  *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
  *     a folding add on CPU 1 (and CPU 2)
  *
@@ -67,40 +74,48 @@
  * never in the NMI: an NMI's sum nested in set() reads the base unmoved
  * (set stores it last) and does not spin.  The exact sum of a limited
  * add's slow path (under fbc->lock: never retries), likewise.  After a
- * limited add's fold and after sync(), the CPU's delta (total - folded) is
- * 0 or the NMI's fast path add (ghost gfast): no delta stays full.  A
- * local cmpxchg fails only when the NMI changed its slot in between, so at
- * most once, and never in the NMI or on another CPU: no retry loop spins.
- * At the end, all done: count == base + the folded parts (no claim lost or
- * counted twice); base + the totals is exactly the adds done (after set(),
- * its value plus the adds it did not read); after syncing every CPU count
- * is that value; and with limited adds it is within the limit (the other
- * adds racing with them are negative).  fbc->lock is a blocking guard, so
- * a wait that can last forever is an invalid end state, which the safety
- * search (-DSAFETY) reports.
+ * limited add's fold and after sync(), the CPU's delta is 0 or the NMI's
+ * fast path add (ghost gfast): no delta stays full.  The fast path's local
+ * cmpxchg fails only when the NMI changed the delta in between, so at most
+ * once, and never in the NMI or on another CPU: no retry loop spins.  At
+ * the end, all done: count == base + the totals less the deltas (no add
+ * lost from count or counted twice); base + the totals is exactly the
+ * adds done (after set(), its value plus the adds it did not read); every
+ * delta is within the batch; after syncing every CPU count is that value;
+ * and with limited adds it is within the limit (the other adds racing
+ * with them are negative).  fbc->lock is a blocking guard, so a wait that
+ * can last forever is an invalid end state, which the safety search
+ * (-DSAFETY) reports.
  *
  * Not modelled: weak memory orders (the code relies on the release of
- * base in set() pairing with the acquire in the sum, and on the sum's
- * smp_rmb() before it reads the base again; on the local cmpxchgs'
- * atomicity against the CPU's own interrupts; and on per-CPU reads being
- * single-copy atomic: 64-bit words).  Under them the linearizability
- * above holds for adds ordered after set()'s store of the base (a
- * release/acquire chain from it), but not for an add that merely follows
- * set() in program order on its CPU: the store of the base is a release,
- * which orders what comes before it, not the add's store of total after
- * it, so a sum on another CPU may read that total new and the base old
- * twice (the model's sequential consistency rules that out).  Also not
- * modelled: migration between the fast path's read and its cmpxchg (a
- * cmpxchg on the new CPU's slot, which fails or adds correctly);
- * interrupts other than CPU 0's one NMI; limited_add's fast path and rough
- * checks (it always takes the exact sum), and the rough checks of
+ * base in set() pairing with the acquire in the sum, on set's smp_wmb()
+ * after it pairing with the sum's smp_rmb() before it reads the base
+ * again, so that a sum that reads the total of an add after set() in
+ * program order on set's CPU reads the new base again; on the local
+ * cmpxchg, xchg and adds being atomic against the CPU's own interrupts,
+ * NMI included: single instructions or LL/SC, not the generic irq-saving
+ * this_cpu ops; and on per-CPU reads being single-copy atomic: 64-bit
+ * words).  The fold's add to total, its xchg and its add to count are
+ * unordered for other CPUs (relaxed this_cpu ops and atomic64_add()): a
+ * read() that sees a fold's add to count may be followed, on another CPU,
+ * by a sum that misses its total while the fold has not returned (the sum
+ * may: the add is in flight).  Migration is modelled only between the fast
+ * path's cmpxchg and its add to total, with CPU hotplug (scenario 4), not
+ * between its read and its cmpxchg (a cmpxchg on the new CPU's delta,
+ * which fails or adds within the batch, as the same-CPU one); interrupts
+ * other than CPU 0's one NMI; limited_add's fast path and rough checks (it
+ * always takes the exact sum), and the rough checks of
  * __percpu_counter_compare().  Their margin, batch times the online CPUs,
- * bounds the deltas, but count also lacks the completed adds in a claim in
- * flight (claimed, not yet added to count), and adds on that CPU can build
- * a delta again meanwhile.  With interrupts off in the fold only an NMI's
- * adds can do that: with a rough check, a limited add can pass the limit
- * by up to one batch per NMI-interrupted fold (a 6.12 fold held fbc->lock,
- * which the rough checks hold or come before, and an NMI could not add).
+ * bounds the deltas, but count also lacks the delta a fold in flight took
+ * and its amount, and adds on that CPU can build a delta again meanwhile.
+ * With interrupts off in the fold only an NMI's adds can do that: with a
+ * rough check, a limited add can pass the limit by up to one batch per
+ * NMI-interrupted fold (a 6.12 fold held fbc->lock, which the rough checks
+ * hold or come before, and an NMI could not add).  A limited add's fast
+ * path that reads count while another CPU's slow path, its exact sum
+ * taken, has not added its amount to count yet can pass the limit by
+ * that amount; 6.12 did so too (its fast path read fbc->count without
+ * the lock, before the slow path's update).
  *
  * Planted bugs, -DMUTANT_x (ktest/mutants/ patch: macro, scenario):
  *  fold-claims-unchecked.patch        FOLD_CLAIMS_UNCHECKED        1, 3, 5
@@ -127,7 +142,7 @@
 short count;
 short base;
 short total[NCPU];
-short folded[NCPU];
+short delta[NCPU];
 bit lock;
 bit nmi[NCPU];
 bit offline[NCPU];	/* dead before the scenario: cpu_dead() is to run */
@@ -220,92 +235,76 @@ inline check_sum(s, l, sb)
 }
 
 /*
- * percpu_counter_move(): add @a on CPU @c, then claim the delta with a
- * local cmpxchg and add the claim to count.
+ * percpu_counter_move() on CPU @c, add number @id of @a: add @a to the
+ * total, take the delta with this_cpu_xchg() and add both to count.
  */
-inline fold(c, a, id, in_nmi)
+inline fold(c, a, id)
 {
-	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) }
-	f = folded[c];
 #ifdef MUTANT_FOLD_CLAIMS_UNCHECKED
-	/* A plain write: a nested fold's claim of the same range stays */
-	t = total[c];
-	folded[c] = t;
+	/* A plain read, then a plain reset: an NMI's add in between is lost */
+	t = delta[c];
+	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) };
+	delta[c] = 0;
 #else
-	do
-	:: t = total[c];
-		d_step {
-			if
-			:: folded[c] == f -> folded[c] = t; ok = 1
-			:: else ->
-				/* A nested fold claimed: only the NMI, once */
-				assert(c == 0 && !in_nmi && r == 0);
-				r = 1;
-				f = folded[c]
-			fi
-		};
-		if
-		:: ok -> ok = 0; break
-		:: else
-		fi
-	od;
+	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) };
+	d_step { t = delta[c]; delta[c] = 0 };	/* this_cpu_xchg() */
 #endif
-	atomic {	/* a d_step cannot follow the loop's break */
-		if
-		:: t != f -> count = count + t - f
-		:: else
-		fi;
-		gdone = gdone | BIT(id);
-		t = 0; f = 0; r = 0
-	}
+	d_step { count = count + t + a; gdone = gdone | BIT(id); t = 0 }
 }
 
 /* percpu_counter_add_batch() of @a on CPU @c, add number @id */
 inline add(c, a, id, in_nmi)
 {
-	d_step { amt[id] = a; gstart = gstart | BIT(id); t = total[c] }
+	d_step { amt[id] = a; gstart = gstart | BIT(id); t = delta[c] };
 	do
 	:: d_step {
-			v = t + a - folded[c];
+			v = t + a;
 			ok = (v >= B || v <= -B);
 			v = 0
 		};
 		if
-		:: ok -> ok = 0; t = 0; fold(c, a, id, in_nmi); break
+		:: ok -> ok = 0; t = 0; fold(c, a, id); break
 		:: else
 		fi;
-		d_step {
+		d_step {	/* this_cpu_try_cmpxchg() */
 			if
-			:: total[c] == t ->
-				total[c] = t + a;
-				gtot[c] = gtot[c] | BIT(id);
-				gdone = gdone | BIT(id);
+			:: delta[c] == t ->
+				delta[c] = t + a;
 				if
 				:: in_nmi -> gfast = gfast + a
 				:: else
 				fi;
 				ok = 1
 			:: else ->
+				/* The NMI added or folded in between: once */
 				assert(c == 0 && !in_nmi && r == 0);
 				r = 1;
-				t = total[c]
+				t = delta[c]
 			fi
 		};
 		if
-		:: ok -> ok = 0; t = 0; r = 0; break
+		:: ok ->
+			ok = 0; t = 0; r = 0;
+			/* this_cpu_add(): preemptible, the NMI may come first */
+			d_step {
+				total[c] = total[c] + a;
+				gtot[c] = gtot[c] | BIT(id);
+				gdone = gdone | BIT(id)
+			};
+			break
 		:: else
 		fi
 	od
 }
 
-/* The NMI's amount, @x or @y: one for the fast path, one that folds */
+/* The amount @a, @x or @y: one for the fast path, one that folds */
 inline nmi_amount(a, x, y) { if :: a = x :: a = y fi }
 
 /* After a fold or sync on CPU @c: its delta is 0 or the NMI's fast path add */
 inline assert_folded(c)
 {
 	d_step {
-		v = total[c] - folded[c];
+		v = delta[c];
 		assert(v == 0 || (c == 0 && v == gfast));
 		v = 0
 	}
@@ -320,8 +319,11 @@ inline exact(s, l, sb, in_nmi)
 	do
 	:: d_step {
 			l = gdone;
-#ifdef MUTANT_SUM_READS_BASE_LAST
+#if defined(MUTANT_SUM_READS_BASE_LAST)
 			s = 0
+#elif defined(MUTANT_SUM_READS_COUNT)
+			/* fbc->count, and the deltas below */
+			s = count; sb = gset; b = base
 #else
 			s = base; sb = gset; b = base	/* smp_load_acquire() */
 #endif
@@ -330,11 +332,13 @@ inline exact(s, l, sb, in_nmi)
 		do
 		:: i < NCPU ->
 			d_step {
-#ifdef MUTANT_SUM_ONLINE_ONLY
+#if defined(MUTANT_SUM_ONLINE_ONLY)
 				if
 				:: offline[i]
 				:: else -> s = s + total[i]
 				fi;
+#elif defined(MUTANT_SUM_READS_COUNT)
+				s = s + delta[i];
 #else
 				s = s + total[i];
 #endif
@@ -376,17 +380,7 @@ inline exact(s, l, sb, in_nmi)
 /* __percpu_counter_sum() into @s, checked; @in_nmi: the NMI's */
 inline sum(s, in_nmi)
 {
-#ifdef MUTANT_SUM_READS_COUNT
-	/* count and the unclaimed deltas: a claim in flight is in neither */
-	d_step { lo = gdone; s = count; sb = gset }
-	i = 0;
-	do
-	:: i < NCPU -> d_step { s = s + total[i] - folded[i]; i++ }
-	:: else -> i = 0; break
-	od;
-#else
 	exact(s, lo, sb, in_nmi);
-#endif
 	check_sum(s, lo, sb);
 	s = 0; lo = 0; sb = 0
 }
@@ -395,7 +389,7 @@ inline sum(s, in_nmi)
 inline sync(c, id)
 {
 	d_step { amt[id] = 0; gstart = gstart | BIT(id) };
-	fold(c, 0, id, 0);
+	fold(c, 0, id);
 	assert_folded(c)
 }
 
@@ -419,7 +413,7 @@ inline set(val)
 #else
 	count = count + b - base;	/* base is stable under fbc->lock */
 #endif
-	/* smp_store_release() */
+	/* smp_store_release(); smp_wmb() */
 	d_step { base = b; gset = 1; gpre = gstart; b = 0 };
 	lock_release()
 }
@@ -454,13 +448,15 @@ inline limited_add(c, a, id, lim)
 	:: ok ->
 		ok = 0;
 #ifdef MUTANT_LIMITED_ADD_KEEPS_FULL_DELTA
+		/* this_cpu_add() to the delta, then to the total */
+		delta[c] = delta[c] + a;
 		d_step {
 			total[c] = total[c] + a;
 			gtot[c] = gtot[c] | BIT(id);
 			gdone = gdone | BIT(id)
 		};
 #else
-		fold(c, a, id, 0);
+		fold(c, a, id);
 #endif
 		assert_folded(c)
 	:: else
@@ -468,22 +464,25 @@ inline limited_add(c, a, id, lim)
 	lock_release()
 }
 
-/* percpu_counter_move_dead(), on a live CPU */
+/* percpu_counter_cpu_dead() of CPU @d, on a live CPU */
 inline cpu_dead(d)
 {
-	count = count + total[d] - folded[d];	/* nothing writes the slot */
-	folded[d] = total[d]
+	lock_acquire();
+	count = count + delta[d];	/* nothing writes the dead CPU's delta */
+	delta[d] = 0;
+	lock_release()
 }
 
 #define LOCALS	bit ok, r, sb; byte i, j, m, hi, lo, g; \
-		short s, t, f, a, v, b, e
+		short s, t, a, v, b, e
 
 /*
  * What the task on CPU c, its NMI and a process on any live CPU (OTHER)
- * run, per scenario.  Adds 0, 1 and 6 are done before the start.
+ * run, per scenario; MIGRATED, a task on CPU 0 that came from the dead
+ * CPU.  Adds 0, 1 and 6 are done before the start.
  */
 #if SCENARIO == 1
-#define TASK0	add(0, 2, 2, 0)
+#define TASK0	nmi_amount(a, 1, 2); add(0, a, 2, 0)
 #define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
 #define TASK1	add(1, 1, 4, 0); sum(s, 0)
 #define TASK2	add(2, 3, 5, 0)
@@ -491,10 +490,10 @@ inline cpu_dead(d)
 #define TASK0	set(SETVAL)
 #if NCPU == 2
 #define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
-#else		/* 5.6M states with the NMI's sum, 1.1M without */
+#else
 #define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
 #endif
-#define TASK1	add(1, 1, 4, 0); sum(s, 0)
+#define TASK1	nmi_amount(a, -1, 1); add(1, a, 4, 0); sum(s, 0)
 #define TASK2	add(2, 3, 5, 0)
 #elif SCENARIO == 3
 #define LIMIT	(NCPU + 3)
@@ -507,6 +506,9 @@ inline cpu_dead(d)
 #define TASK0	add(0, 2, 2, 0)
 #define NMI0	sum(s, 1)
 #define OTHER	cpu_dead(DEAD)	/* its hotplug callback, on CPU 0 or 1 */
+/* Add 3's this_cpu_add() to the total, on CPU 0 after the migration */
+#define MIGRATED d_step { total[0] = total[0] + amt[3]; \
+			  gtot[0] = gtot[0] | BIT(3); gdone = gdone | BIT(3) }
 #if NCPU > 2
 #define TASK1	add(1, 2, 4, 0)
 #endif
@@ -532,22 +534,32 @@ proctype task2() provided (!nmi[2]) { LOCALS; TASK2 }
 #ifdef OTHER
 proctype other() { LOCALS; OTHER }
 #endif
+#ifdef MIGRATED
+proctype migrated() provided (!nmi[0]) { MIGRATED }
+#endif
 
 init {
 	LOCALS;
 
-	/* Adds completed before the start, unfolded: CPU 0 1, CPU 1 2, CPU 2 1 */
+	/*
+	 * Adds completed before the start, not folded: CPU 0 1, CPU 1 2,
+	 * CPU 2 1.  The migrated add (scenario 4) did its cmpxchg.
+	 */
 	d_step {
-		total[0] = 1; amt[0] = 1; gtot[0] = BIT(0);
-		total[1] = 2; amt[1] = 2; gtot[1] = BIT(1);
+		total[0] = 1; delta[0] = 1; amt[0] = 1; gtot[0] = BIT(0);
+		total[1] = 2; delta[1] = 2; amt[1] = 2; gtot[1] = BIT(1);
 		gstart = BIT(0) | BIT(1);
 #if NCPU > 2
-		total[2] = 1; amt[6] = 1; gtot[2] = BIT(6);
+		total[2] = 1; delta[2] = 1; amt[6] = 1; gtot[2] = BIT(6);
 		gstart = gstart | BIT(6);
 #endif
 		gdone = gstart;
 #ifdef DEAD
 		offline[DEAD] = 1;
+#endif
+#ifdef MIGRATED
+		amt[3] = -1; gstart = gstart | BIT(3);
+		delta[DEAD] = delta[DEAD] + amt[3];
 #endif
 	}
 	atomic {
@@ -566,6 +578,9 @@ init {
 #ifdef OTHER
 		run other();
 #endif
+#ifdef MIGRATED
+		run migrated();
+#endif
 	}
 	_nr_pr == 1;
 
@@ -576,10 +591,15 @@ init {
 		v = base;
 		i = 0;
 		do
-		:: i < NCPU -> s = s + total[i]; v = v + folded[i]; i++
+		:: i < NCPU ->
+			s = s + total[i];
+			v = v + total[i] - delta[i];
+			/* Within the batch */
+			assert(delta[i] < B && delta[i] > -B);
+			i++
 		:: else -> break
 		od;
-		/* No claim lost or counted twice */
+		/* No add lost from count or counted twice */
 		assert(count == v);
 		/* The exact value: the adds done, or after set() those it did not read */
 		value(gdone & ~gseen, v);
@@ -590,7 +610,7 @@ init {
 		/* Synced on every CPU, count is exact */
 		i = 0;
 		do
-		:: i < NCPU -> count = count + total[i] - folded[i]; folded[i] = total[i]; i++
+		:: i < NCPU -> count = count + delta[i]; delta[i] = 0; i++
 		:: else -> break
 		od;
 		assert(count == s);
