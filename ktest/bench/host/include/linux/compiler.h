@@ -6,6 +6,7 @@
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define __always_inline		inline __attribute__((__always_inline__))
 #define noinline		__attribute__((__noinline__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
 #define __maybe_unused		__attribute__((__unused__))
 #define __must_check		__attribute__((__warn_unused_result__))
 /* Address-space and section annotations: nothing in userspace */

@@ -53,6 +53,12 @@
 			 (val), __ATOMIC_RELAXED);			\
 } while (0)
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(__typeof__(pcp))(val))
+#define this_cpu_xchg(pcp, nval) ({					\
+	__typeof__(&(pcp)) __p = this_cpu_ptr(&(pcp));			\
+	__typeof__(pcp) __old = __atomic_load_n(__p, __ATOMIC_RELAXED);	\
+	__atomic_store_n(__p, (nval), __ATOMIC_RELAXED);		\
+	__old;								\
+})
 /* As include/asm-generic/percpu.h: compared in the per-CPU type */
 #define this_cpu_try_cmpxchg(pcp, ovalp, nval) ({			\
 	__typeof__(&(pcp)) __p = this_cpu_ptr(&(pcp));			\
