@@ -61,14 +61,15 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
 
 #ifdef PERCPU_COUNTER_LOCKLESS
 /*
- * Each CPU keeps its delta, and the total of its adds, never reset (its
- * wrap at 2^64 is harmless: only differences are used).  An add updates
- * the delta, then the total.  A fold takes the delta with this_cpu_xchg(),
- * so that a fold nested in it (an NMI's) takes a disjoint part, and adds
- * it to fbc->count with its amount: its one locked instruction.
- * fbc->count is fbc->base plus every CPU's total less its delta, once the
- * folds in flight have added theirs; the exact value is fbc->base plus
- * every possible CPU's total, read without a lock.
+ * Each CPU keeps its delta, and how much it folded, never reset (its wrap
+ * at 2^64 is harmless: only differences are used): their sum is all the
+ * adds of that CPU.  A fold makes gen odd, takes the delta with
+ * this_cpu_xchg(), adds it to folded, makes gen even again, and adds it
+ * to fbc->count with its amount: its one locked instruction.  A fold in an
+ * NMI that interrupted a fold of its own CPU only adds to the delta.
+ * fbc->count is fbc->base plus every CPU's folded part once the folds in
+ * flight have landed; the exact value is fbc->base plus every possible
+ * CPU's delta and folded part, read as a seqcount reads, without a lock.
  */
 static __always_inline s32 __percpu *
 percpu_counter_deltas(struct percpu_counter *fbc)
@@ -76,24 +77,24 @@ percpu_counter_deltas(struct percpu_counter *fbc)
 	return &fbc->counters->delta;
 }
 
-static __always_inline void
-percpu_counter_total_add(struct percpu_counter *fbc, s64 amount)
-{
-	this_cpu_add(fbc->counters->total, amount);
-}
-
-static __always_inline void
-percpu_counter_count_add(struct percpu_counter *fbc, s64 amount)
-{
-	atomic64_add(amount, &fbc->count);
-}
-
 /* Interrupts disabled */
 static void percpu_counter_move(struct percpu_counter *fbc, s64 amount)
 {
-	__this_cpu_add(fbc->counters->total, amount);
-	atomic64_add(this_cpu_xchg(fbc->counters->delta, 0) + amount,
-		     &fbc->count);
+	struct percpu_counter_cpu __percpu *pc = fbc->counters;
+	s32 count;
+
+	if (unlikely(__this_cpu_read(pc->gen) & 1)) {
+		this_cpu_add(pc->delta, amount);
+		return;
+	}
+	__this_cpu_inc(pc->gen);
+	/* Pairs with smp_rmb() in percpu_counter_cpu_sum() */
+	smp_wmb();
+	count = this_cpu_xchg(pc->delta, 0);
+	__this_cpu_add(pc->folded, count + amount);
+	smp_wmb();
+	__this_cpu_inc(pc->gen);
+	atomic64_add(count + amount, &fbc->count);
 }
 
 static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
@@ -106,24 +107,38 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 }
 
 /*
- * Every add completed before the call, once.  Again if a set moved the
- * base meanwhile: a stream of sets can delay it, an NMI in a set of its
- * own CPU sees the base unmoved.
+ * All the adds of @cpu.  While a fold of @cpu is in flight, waits for it
+ * (a few instructions, interrupts disabled over there) unless it is this
+ * CPU's, interrupted by an NMI: then it returns at once, and may miss
+ * that fold's delta.
  */
+static s64 percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
+{
+	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
+	s64 ret;
+	u32 gen;
+
+	for (;;) {
+		gen = READ_ONCE(pc->gen);
+		smp_rmb();
+		ret = READ_ONCE(pc->folded) + READ_ONCE(pc->delta);
+		smp_rmb();
+		if (likely(!(gen & 1) && READ_ONCE(pc->gen) == gen))
+			return ret;
+		if ((gen & 1) && cpu == raw_smp_processor_id())
+			return ret;
+		cpu_relax();
+	}
+}
+
+/* Every add completed before the call, once: fbc->lock held */
 static s64 percpu_counter_exact(struct percpu_counter *fbc)
 {
-	s64 base, ret;
+	s64 ret = fbc->base;
 	int cpu;
 
-	do {
-		/* Pairs with percpu_counter_set(): its reads, then its base */
-		base = smp_load_acquire(&fbc->base);
-		ret = base;
-		for_each_possible_cpu(cpu)
-			ret += READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
-		/* Pairs with set's smp_wmb(): a later add seen, the base too */
-		smp_rmb();
-	} while (unlikely(READ_ONCE(fbc->base) != base));
+	for_each_possible_cpu(cpu)
+		ret += percpu_counter_cpu_sum(fbc, cpu);
 	return ret;
 }
 
@@ -140,32 +155,36 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 
 	raw_spin_lock_irqsave(&fbc->lock, flags);
 	for_each_possible_cpu(cpu)
-		base -= READ_ONCE(per_cpu_ptr(fbc->counters, cpu)->total);
-	/* fbc->count stays fbc->base plus the totals less the deltas */
+		base -= percpu_counter_cpu_sum(fbc, cpu);
+	/* fbc->count stays fbc->base plus the folded parts */
 	atomic64_add(base - fbc->base, &fbc->count);
-	/* Pairs with a sum's acquire: the totals read above, then the base */
-	smp_store_release(&fbc->base, base);
-	/* Pairs with a sum's smp_rmb(): this CPU's later adds after the base */
-	smp_wmb();
+	fbc->base = base;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
+
+#ifdef CONFIG_HOTPLUG_CPU
+/* A dead CPU's delta, under fbc->lock: nothing runs there */
+static void percpu_counter_move_dead(struct percpu_counter *fbc,
+				     unsigned int cpu)
+{
+	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
+	s32 count = pc->delta;
+
+	WRITE_ONCE(pc->gen, pc->gen + 1);
+	smp_wmb();
+	WRITE_ONCE(pc->folded, pc->folded + count);
+	WRITE_ONCE(pc->delta, 0);
+	smp_wmb();
+	WRITE_ONCE(pc->gen, pc->gen + 1);
+	atomic64_add(count, &fbc->count);
+}
+#endif
 #else	/* !PERCPU_COUNTER_LOCKLESS */
 /* 32-bit: fbc->count is a plain s64 under fbc->lock, as it always was */
 static __always_inline s32 __percpu *
 percpu_counter_deltas(struct percpu_counter *fbc)
 {
 	return fbc->counters;
-}
-
-static __always_inline void
-percpu_counter_total_add(struct percpu_counter *fbc, s64 amount)
-{
-}
-
-static __always_inline void
-percpu_counter_count_add(struct percpu_counter *fbc, s64 amount)
-{
-	fbc->count += amount;
 }
 
 /* fbc->lock held, interrupts disabled */
@@ -210,6 +229,17 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 	fbc->count = amount;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
+
+#ifdef CONFIG_HOTPLUG_CPU
+static void percpu_counter_move_dead(struct percpu_counter *fbc,
+				     unsigned int cpu)
+{
+	s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+
+	fbc->count += *pcount;
+	*pcount = 0;
+}
+#endif
 #endif	/* PERCPU_COUNTER_LOCKLESS */
 EXPORT_SYMBOL(percpu_counter_set);
 
@@ -247,7 +277,6 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 			return;
 		}
 	} while (!this_cpu_try_cmpxchg(*deltas, &count, count + amount));
-	percpu_counter_total_add(fbc, amount);
 }
 #else
 /*
@@ -261,12 +290,10 @@ void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (abs(__this_cpu_read(*deltas) + amount) >= batch) {
+	if (abs(__this_cpu_read(*deltas) + amount) >= batch)
 		percpu_counter_fold(fbc, amount);
-	} else {
+	else
 		this_cpu_add(*deltas, amount);
-		percpu_counter_total_add(fbc, amount);
-	}
 	local_irq_restore(flags);
 }
 #endif
@@ -301,9 +328,6 @@ EXPORT_SYMBOL(percpu_counter_sync);
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	return percpu_counter_exact(fbc);
-#else
 	s64 ret;
 	unsigned long flags;
 
@@ -311,7 +335,6 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
-#endif
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
@@ -338,7 +361,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].batch_max = 0;
 #ifdef PERCPU_COUNTER_LOCKLESS
 		atomic64_set(&fbc[i].count, amount);
 		fbc[i].base = amount;
@@ -408,29 +430,13 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 
 	spin_lock_irq(&percpu_counters_lock);
 	list_for_each_entry(fbc, &percpu_counters, list) {
-		s32 *pcount;
-
 		raw_spin_lock(&fbc->lock);
-		pcount = per_cpu_ptr(percpu_counter_deltas(fbc), cpu);
-		percpu_counter_count_add(fbc, *pcount);
-		*pcount = 0;
+		percpu_counter_move_dead(fbc, cpu);
 		raw_spin_unlock(&fbc->lock);
 	}
 	spin_unlock_irq(&percpu_counters_lock);
 #endif
 	return 0;
-}
-
-/*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.  The largest batch never shrinks: a delta
- * left under it stays on its CPU until that CPU adds again.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
 }
 
 /*
@@ -443,7 +449,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -489,7 +495,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*percpu_counter_deltas(fbc));
 
 	/* Skip taking the lock when safe */
@@ -497,7 +503,6 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 	    ((amount > 0 && percpu_counter_read(fbc) + unknown <= limit) ||
 	     (amount < 0 && percpu_counter_read(fbc) - unknown >= limit))) {
 		this_cpu_add(*percpu_counter_deltas(fbc), amount);
-		percpu_counter_total_add(fbc, amount);
 		local_irq_restore(flags);
 		return true;
 	}
@@ -530,7 +535,12 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		good = true;
 	}
 
-	percpu_counter_move(fbc, amount);
+	/* Into this CPU's delta while it fits, as the fast path adds */
+	count = __this_cpu_read(*percpu_counter_deltas(fbc));
+	if (abs(count + amount) <= batch)
+		this_cpu_add(*percpu_counter_deltas(fbc), amount);
+	else
+		percpu_counter_move(fbc, amount);
 out:
 	raw_spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
