@@ -122,7 +122,11 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/* Every add completed before the call, once; on 64-bit, every possible CPU */
+/*
+ * Every add completed before the call, once.  On 64-bit lockless, in any
+ * context: every possible CPU, waiting for a remote fold in flight, again
+ * if a set raced (in NMI, may miss its own CPU's fold).  32-bit: locked.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
