@@ -77,6 +77,7 @@
 #define __this_cpu_write(pcp, val)	this_cpu_write(pcp, val)
 #define __this_cpu_add(pcp, val)	this_cpu_add(pcp, val)
 #define __this_cpu_sub(pcp, val)	this_cpu_sub(pcp, val)
+#define this_cpu_inc(pcp)		this_cpu_add(pcp, 1)
 #define __this_cpu_inc(pcp)		this_cpu_add(pcp, 1)
 
 /* Zeroed on every possible CPU, as the kernel's */
