@@ -3,9 +3,9 @@
  * SPIN model of lib/percpu_counter.c's lock-free counter (64-bit,
  * PERCPU_COUNTER_LOCKLESS).
  *
- * count is fbc->count, base fbc->base, total[] and delta[] the CPUs'
- * slots (struct percpu_counter_cpu), lock fbc->lock.  A task runs on each
- * CPU; an NMI may interrupt CPU 0's task at any step, and runs to
+ * count is fbc->count, base fbc->base, lock fbc->lock; delta[], gen[] and
+ * folded[] the CPUs' slots (struct percpu_counter_cpu).  A task runs on
+ * each CPU; an NMI may interrupt CPU 0's task at any step, and runs to
  * completion before that task goes on (nmi[0] and "provided").  A fold
  * (percpu_counter_move(): interrupts disabled), set() and a limited add's
  * slow path run with interrupts disabled, so only an NMI nests in them;
@@ -13,119 +13,150 @@
  * interrupt, which can do no more than it.  Interleaving is sequentially
  * consistent; each atomic op, each local cmpxchg, this_cpu_xchg(),
  * this_cpu_add() and each plain read or write of a shared word is one
- * step.
+ * step.  The __this_cpu_*() read-modify-writes of the fold are a load and
+ * a store (generic raw_cpu ops, as on arm64; on x86 one instruction, a
+ * subset of these interleavings, -DGEN_INC_ATOMIC): an NMI can come in
+ * between.  Only the first gen++ can be interrupted by an NMI that writes
+ * the word (gen is even there, so the NMI folds in full); while gen is odd
+ * a nested fold writes only the delta, so the other two are one step.
  *
- * The protocol, as the code:
+ * The protocol, as the code (a CPU's adds are folded + delta; count is
+ * base + the folded parts once the folds in flight land):
  *  add      c = delta; loop: if |c + a| >= B: fold(a), return; until the
- *           local cmpxchg(delta, c, c + a) succeeds (a failure reloads c);
- *           then total += a (this_cpu_add(), a step of its own)
- *  fold(a)  interrupts off; total += a; x = this_cpu_xchg(delta, 0);
- *           count += x + a, the one locked instruction.  A nested fold
- *           (an NMI's) takes a disjoint part of the delta.  Any context,
- *           NMI included
+ *           local cmpxchg(delta, c, c + a) succeeds (a failure reloads c):
+ *           6.12's fast path
+ *  fold(a)  percpu_counter_move(), interrupts off: if gen is odd (an NMI
+ *           in its CPU's own fold): this_cpu_add(delta, a), return; else
+ *           gen++ (odd); x = this_cpu_xchg(delta, 0); folded += x + a;
+ *           gen++ (even); count += x + a, the one locked instruction.
+ *           Any context, NMI included
  *  sync     fold(0)
- *  sum      loop: b = base (acquire); s = b + every possible CPU's total;
- *           smp_rmb(); until base == b (a set moved it: read again).  No
- *           lock, in any context
- *  set(v)   lock, interrupts off; b = v - every CPU's total; count += b -
- *           base; base = b (release); smp_wmb(); unlock
- *  cpu_dead on a live CPU after the CPU died, under lock: count += delta;
- *           delta = 0 (nothing else writes the dead CPU's delta)
- *  limited  slow path: lock; the exact sum; if it plus the amount is
- *           within the limit, fold(amount) (percpu_counter_move()); unlock
+ *  cpu_sum  of CPU k: loop: g = gen[k]; r = folded[k] + delta[k] (the two
+ *           reads in either order: operands of +, no barrier between;
+ *           -DFOLDED_FIRST: the code's order only); if g is even and
+ *           gen[k] == g: r; if g is odd and k is the CPU the reader runs
+ *           on then (raw_smp_processor_id(): an NMI in its CPU's fold):
+ *           r, which may miss that fold's x; else again (a remote reader
+ *           waits for the fold in flight: a blocking guard while gen[k]
+ *           is g, odd).  Readers do not migrate (but -DREADER_MIGRATES)
+ *  sum      loop: b = base (acquire); s = b + cpu_sum() of every possible
+ *           CPU; smp_rmb(); until base == b (a set moved it: read again).
+ *           No lock, in any context
+ *  set(v)   lock, interrupts off; b = v - every CPU's cpu_sum(); count +=
+ *           b - base; base = b (release); smp_wmb(); unlock
+ *  cpu_dead on a live CPU after the CPU died, under lock: x = delta;
+ *           gen++; folded += x; delta = 0; gen++; count += x (plain
+ *           writes: nothing else writes the dead CPU's slot)
+ *  limited  slow path, interrupts off: lock; the exact sum; if it plus
+ *           the amount is within the limit: if |delta + a| <= B,
+ *           this_cpu_add(delta, a), else fold(a) (percpu_counter_move());
+ *           unlock
  *  read     count
- *
- * So count is base + every CPU's total less its delta, once the folds in
- * flight (between their xchg and their add to count) and the fast path
- * adds in flight (between their cmpxchg and their add to total) landed.
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
  *  1  an add on each CPU, then a sum on CPU 1; CPU 0's add is on the fast
  *     path (1) or folds (2); CPU 0's NMI, anywhere in CPU 0's add (between
- *     its check and cmpxchg, its cmpxchg and its total, nested in its
- *     fold), adds on the fast path or folding, then sums
- *  2  set() on CPU 0, an NMI's add (fast path or folding) anywhere in it,
- *     then (NCPU 2) a sum; an add on the fast path (-1) or folding (1)
- *     then a sum on CPU 1, racing with the set
+ *     its read and cmpxchg, anywhere in its fold), adds on the fast path
+ *     or folding, then (NCPU 2) sums
+ *  2  set() on CPU 0, an NMI's add anywhere in it, on the fast path or
+ *     folding, then a sum (NCPU 3: on the fast path, no sum); an add on
+ *     the fast path (-1) or folding (1) (NCPU 3: folding), then a sum, on
+ *     CPU 1, racing with the set; (NCPU 3) an add on the fast path on
+ *     CPU 2
+ *     (With 3 CPUs, the NMI's sums of scenarios 1 and 2 and the choices
+ *     and the folds on CPU 2 of scenario 2 would multiply the states by
+ *     ten or so: they are checked with 2 CPUs.)
  *  3  slow-path limited adds, one per CPU, racing with each other and with
  *     their folds; CPU 0's NMI adds -1 (on the fast path) or -6 (folding,
  *     wherever it lands) anywhere in CPU 0's
  *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded), run by a process on
- *     some live CPU, racing with a folding add on CPU 0 (and CPU 1 when
- *     NCPU is 3) and with an NMI's sum nested anywhere in CPU 0's fold; a
- *     fast path add (-1) that did its cmpxchg on the dead CPU's delta
- *     before it died, and migrated to CPU 0 with it, adds to CPU 0's total
- *     racing with all of them
+ *     another live CPU (with 2 CPUs there is none: CPU 0 runs it), racing
+ *     with a folding add on CPU 0 (and CPU 1 when NCPU is 3) and with an
+ *     NMI's sum nested anywhere in CPU 0's add and fold.  The NMI does
+ *     not nest in cpu_dead() (-DNMI_IN_CPU_DEAD: it does, and its sum
+ *     waits for cpu_dead() forever: see below)
  *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
  *     a folding add on CPU 1 (and CPU 2)
  *
  * Asserted: a sum returns the adds completed at its call plus a subset of
  * those begun by its return (adds are numbered, ghost bitmasks gstart and
- * gdone; "ok" in check()), whichever context it runs in: an NMI's sum
- * nested in CPU 0's own fold returns (nothing in the model can wait there)
- * and is exact too.  A sum that read set()'s base counts set's value and
- * the adds that set did not read in the totals (ghost gtot, gseen); one
- * that read the base before (and read it unmoved again after the totals)
- * is ordered before set's store of the base: it counts the adds as if no
- * set ran, and of those not completed at its call only adds begun before
- * that store (ghost gpre), never one begun after set stored the base or
- * returned.  So a sum racing set() is linearizable with it.  A sum
- * retries only when set() moved the base, so at most once (one set), and
- * never in the NMI: an NMI's sum nested in set() reads the base unmoved
- * (set stores it last) and does not spin.  The exact sum of a limited
- * add's slow path (under fbc->lock: never retries), likewise.  After a
- * limited add's fold and after sync(), the CPU's delta is 0 or the NMI's
- * fast path add (ghost gfast): no delta stays full.  The fast path's local
- * cmpxchg fails only when the NMI changed the delta in between, so at most
- * once, and never in the NMI or on another CPU: no retry loop spins.  At
- * the end, all done: count == base + the totals less the deltas (no add
- * lost from count or counted twice); base + the totals is exactly the
- * adds done (after set(), its value plus the adds it did not read); every
- * delta is within the batch; after syncing every CPU count is that value;
- * and with limited adds it is within the limit (the other adds racing
- * with them are negative).  fbc->lock is a blocking guard, so a wait that
- * can last forever is an invalid end state, which the safety search
- * (-DSAFETY) reports.
+ * gdone; "ok" in check()), whichever context it runs in; an NMI's sum
+ * nested in its CPU's own fold returns at once, and may miss the adds
+ * that fold took from the delta (ghost gx), no other.  A sum that read
+ * set()'s base counts set's value and the adds that set did not read
+ * (ghost gseen, from gfol and gdel: the adds in each CPU's folded part and
+ * delta); one that read the base before (and read it unmoved again after
+ * the CPUs) is ordered before set's store of the base: it counts the adds
+ * as if no set ran, and of those not completed at its call only adds
+ * begun before that store (ghost gpre), never one begun after set stored
+ * the base or returned.  So a sum racing set() is linearizable with it.
+ * A sum retries the base only when set() moved it, so at most once (one
+ * set), and never in the NMI: an NMI's sum nested in set() reads the base
+ * unmoved (set stores it last).  The exact sum of a limited add's slow
+ * path (under fbc->lock: the base never moves) likewise.  After a fold
+ * of a task (sync(), a limited add's move) its CPU's delta is 0 but for
+ * the NMI's adds since (ghost gnd); after a limited add's slow path its
+ * CPU's |delta| <= B unless the NMI's adds pushed it.  The fast path's
+ * local cmpxchg fails only when the NMI changed the delta in between, so
+ * at most once, and never in the NMI or on another CPU.  No reader spins
+ * forever: a wait for gen to move (and for fbc->lock) is a blocking
+ * guard, so one that can last forever is an invalid end state, which the
+ * safety search (-DSAFETY) reports.  At the end, all done: every gen is
+ * even; count == base + the folded parts (no fold lost from count or
+ * counted twice); base + the folded parts and deltas is exactly the adds
+ * done (after set(), its value plus the adds it did not read); every
+ * |delta| <= B unless the NMI's adds pushed it; with limited adds the
+ * value is within the limit (the other adds racing with them are
+ * negative).
  *
- * Not modelled: weak memory orders (the code relies on the release of
- * base in set() pairing with the acquire in the sum, on set's smp_wmb()
- * after it pairing with the sum's smp_rmb() before it reads the base
- * again, so that a sum that reads the total of an add after set() in
- * program order on set's CPU reads the new base again; on the local
- * cmpxchg, xchg and adds being atomic against the CPU's own interrupts,
- * NMI included: single instructions or LL/SC, not the generic irq-saving
- * this_cpu ops; and on per-CPU reads being single-copy atomic: 64-bit
- * words).  The fold's add to total, its xchg and its add to count are
- * unordered for other CPUs (relaxed this_cpu ops and atomic64_add()): a
- * read() that sees a fold's add to count may be followed, on another CPU,
- * by a sum that misses its total while the fold has not returned (the sum
- * may: the add is in flight).  Migration is modelled only between the fast
- * path's cmpxchg and its add to total, with CPU hotplug (scenario 4), not
- * between its read and its cmpxchg (a cmpxchg on the new CPU's delta,
- * which fails or adds within the batch, as the same-CPU one); interrupts
- * other than CPU 0's one NMI; limited_add's fast path and rough checks (it
- * always takes the exact sum), and the rough checks of
- * __percpu_counter_compare().  Their margin, batch times the online CPUs,
- * bounds the deltas, but count also lacks the delta a fold in flight took
- * and its amount, and adds on that CPU can build a delta again meanwhile.
- * With interrupts off in the fold only an NMI's adds can do that: with a
- * rough check, a limited add can pass the limit by up to one batch per
- * NMI-interrupted fold (a 6.12 fold held fbc->lock, which the rough checks
- * hold or come before, and an NMI could not add).  A limited add's fast
- * path that reads count while another CPU's slow path, its exact sum
- * taken, has not added its amount to count yet can pass the limit by
- * that amount; 6.12 did so too (its fast path read fbc->count without
- * the lock, before the slow path's update).
+ * Found, not in make check (each a trail of its own):
+ *  -DNMI_IN_CPU_DEAD (scenario 4): cpu_dead() runs on a live CPU with
+ *     interrupts off, but an NMI there can sum: with 2 CPUs it is CPU 0,
+ *     the only live one.  Its gen of the dead CPU is odd, the dead CPU is
+ *     not the NMI's: the NMI's sum spins for a move_dead() it interrupted.
+ *  -DNMI_TWO_ADDS (scenario 1, NCPU 2): the NMI folds, then adds on the
+ *     fast path, between the load and the store of the task's first
+ *     __this_cpu_inc(gen) (a generic raw_cpu op): its two gen++ are lost,
+ *     gen comes back to the even value a remote sum read after the NMI,
+ *     and that sum, reading the folded part before the task's fold and
+ *     the delta after its xchg, misses the NMI's fast path add, completed
+ *     before it was called (with the delta read first, it counts it
+ *     twice).  -DGEN_INC_ATOMIC (x86, or this_cpu_inc()) passes.
+ *  -DREADER_MIGRATES (scenario 1): CPU 1's sum, preemptible, reads CPU
+ *     0's gen odd and its folded part and delta in the middle of a fold
+ *     there (the delta taken, not yet folded), is preempted, and goes on
+ *     on CPU 0 once that fold is done: cpu == raw_smp_processor_id(), so
+ *     it returns what it read, without CPU 0's delta, adds completed
+ *     before it was called.  Only an NMI can be in a fold of its own CPU:
+ *     the shortcut needs in_nmi() (or the sum preemption disabled).
+ *
+ * Not modelled: weak memory orders (the code relies on set's release of
+ * base pairing with the sum's acquire, on set's smp_wmb() after it
+ * pairing with the sum's smp_rmb() before it reads the base again; on the
+ * fold's smp_wmb()s between its gen writes and its data writes pairing
+ * with cpu_sum()'s smp_rmb()s, a seqcount; on the local cmpxchg, xchg and
+ * this_cpu_add() being atomic against the CPU's own interrupts, NMI
+ * included: single instructions or LL/SC, not the generic irq-saving
+ * this_cpu ops; and on per-CPU reads being single-copy atomic).  The
+ * fold's add to count is unordered against its other writes for other
+ * CPUs (atomic64_add() is relaxed); read() is not checked against the
+ * sums.  Migration between the fast path's read and its cmpxchg (a
+ * cmpxchg on the new CPU's delta, which fails or adds within the batch,
+ * as the same-CPU one); interrupts other than CPU 0's one NMI, which adds
+ * once (but -DNMI_TWO_ADDS), and gen wrapping; limited_add's fast path and
+ * rough checks (it always takes the exact sum), and the rough checks of
+ * __percpu_counter_compare().
  *
  * Planted bugs, -DMUTANT_x (ktest/mutants/ patch: macro, scenario):
- *  fold-claims-unchecked.patch        FOLD_CLAIMS_UNCHECKED        1, 3, 5
- *  sum-reads-count.patch              SUM_READS_COUNT              1, 2, 4
+ *  fold-claims-unchecked.patch        FOLD_CLAIMS_UNCHECKED        1, 5
+ *  sum-reads-count.patch              SUM_READS_COUNT              1-4
+ *  sum-no-gen-check.patch             SUM_NO_GEN_CHECK             1-4
  *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3
  *  limited-add-unlocked-update.patch  LIMITED_ADD_UNLOCKED_UPDATE  3
  *  limited-add-keeps-full-delta.patch LIMITED_ADD_KEEPS_FULL_DELTA 3
  *  sum-online-only.patch              SUM_ONLINE_ONLY              4
  *  set-writes-count.patch             SET_WRITES_COUNT             2
- *  (sum reads base after the totals)  SUM_READS_BASE_LAST          2
+ *  (sum reads base after the CPUs)    SUM_READS_BASE_LAST          2
  *  (sum does not read base again)     SUM_NO_BASE_RECHECK          2
  */
 
@@ -141,23 +172,32 @@
 
 short count;
 short base;
-short total[NCPU];
 short delta[NCPU];
+byte gen[NCPU];
+short folded[NCPU];
 bit lock;
 bit nmi[NCPU];
 bit offline[NCPU];	/* dead before the scenario: cpu_dead() is to run */
+#ifdef READER_MIGRATES
+bit canmig, mig;	/* CPU 1's sum may migrate to CPU 0, did */
+bit fold0;		/* CPU 0's task is in a fold: interrupts off */
+#endif
 
 /* Ghost: add i adds amt[i]; bit i of gstart/gdone once begun/completed */
 short amt[NADD];
 byte gstart;
 byte gdone;
-byte gtot[NCPU];	/* the adds in total[c] */
-byte gseen;		/* the adds in the totals set() read */
+byte gdel[NCPU];	/* the adds in delta[c] */
+byte gfol[NCPU];	/* the adds in folded[c] */
+byte gx[NCPU];		/* the adds a fold of CPU c took and has not folded */
+short gnd;		/* the NMI's part of delta[0]: its adds since a fold */
+byte gseen;		/* the adds in the CPUs set() read */
 bit gset;		/* set() stored its base */
 byte gpre;		/* the adds begun when set() stored its base */
-short gfast;		/* the NMI's adds on the fast path */
 
 #define BIT(id)		(1 << (id))
+#define FITS(v)		((v) <= B && (v) >= -B)
+#define FULL(v)		((v) >= B || (v) <= -B)	/* abs(v) >= batch: fold */
 
 inline lock_acquire() { atomic { lock == 0 -> lock = 1 } }
 inline lock_release() { lock = 0 }
@@ -234,64 +274,130 @@ inline check_sum(s, l, sb)
 	e = 0
 }
 
-/*
- * percpu_counter_move() on CPU @c, add number @id of @a: add @a to the
- * total, take the delta with this_cpu_xchg() and add both to count.
- */
-inline fold(c, a, id)
+/* Into the NMI's part of delta[@c] (CPU 0's only) */
+inline nmi_delta(c, a, in_nmi)
 {
-#ifdef MUTANT_FOLD_CLAIMS_UNCHECKED
-	/* A plain read, then a plain reset: an NMI's add in between is lost */
-	t = delta[c];
-	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) };
-	delta[c] = 0;
-#else
-	d_step { total[c] = total[c] + a; gtot[c] = gtot[c] | BIT(id) };
-	d_step { t = delta[c]; delta[c] = 0 };	/* this_cpu_xchg() */
+	if
+	:: in_nmi -> gnd = gnd + a
+	:: else
+	fi
+}
+
+/* this_cpu_xchg(delta[@c], 0), into t: the NMI's part goes too */
+inline take_delta(c)
+{
+	t = delta[c]; delta[c] = 0; gx[c] = gdel[c]; gdel[c] = 0;
+	if
+	:: c == 0 -> gnd = 0
+	:: else
+	fi
+}
+
+/*
+ * percpu_counter_move() on CPU @c, add number @id of @a.  gn: gen as read
+ * for the check, and the load of __this_cpu_inc(gen).
+ */
+inline fold(c, a, id, in_nmi)
+{
+#ifdef READER_MIGRATES
+	if
+	:: c == 0 && !in_nmi -> fold0 = 1
+	:: else
+	fi;
 #endif
-	d_step { count = count + t + a; gdone = gdone | BIT(id); t = 0 }
+#ifdef GEN_INC_ATOMIC
+	/*
+	 * x86 (or this_cpu_inc()): the read, then one incl of gen; an NMI
+	 * between them folds in full, as one before both would
+	 */
+	d_step {
+		gn = gen[c];
+		if
+		:: (gn & 1) == 0 -> gen[c] = gn + 1
+		:: else
+		fi
+	};
+#else
+	gn = gen[c];
+#endif
+	if
+	:: (gn & 1) == 1 ->
+		/* An NMI in its CPU's own fold: this_cpu_add(delta, amount) */
+		d_step {
+			delta[c] = delta[c] + a;
+			gdel[c] = gdel[c] | BIT(id);
+			nmi_delta(c, a, in_nmi);
+			gdone = gdone | BIT(id);
+			gn = 0
+		}
+	:: else ->
+#ifndef GEN_INC_ATOMIC
+		/* The store of __this_cpu_inc(gen): odd; smp_wmb() */
+		d_step { gen[c] = gn + 1; gn = 0 };
+#else
+		gn = 0;
+#endif
+#ifdef MUTANT_FOLD_CLAIMS_UNCHECKED
+		/* A plain read, then a plain reset: an NMI's add in between is lost */
+		d_step { t = delta[c]; gx[c] = gdel[c] };
+		d_step {
+			delta[c] = 0; gdel[c] = 0;
+			if
+			:: c == 0 -> gnd = 0
+			:: else
+			fi
+		};
+#else
+		d_step { take_delta(c) };	/* this_cpu_xchg() */
+#endif
+		/* __this_cpu_add(folded): no other writer while gen is odd */
+		d_step {
+			folded[c] = folded[c] + t + a;
+			gfol[c] = gfol[c] | gx[c] | BIT(id);
+			gx[c] = 0
+		};
+		/* smp_wmb(); __this_cpu_inc(gen): even; no other writer */
+		gen[c] = gen[c] + 1;
+		d_step { count = count + t + a; gdone = gdone | BIT(id); t = 0 }
+	fi;
+#ifdef READER_MIGRATES
+	if
+	:: c == 0 && !in_nmi -> fold0 = 0
+	:: else
+	fi
+#endif
 }
 
 /* percpu_counter_add_batch() of @a on CPU @c, add number @id */
 inline add(c, a, id, in_nmi)
 {
-	d_step { amt[id] = a; gstart = gstart | BIT(id); t = delta[c] };
+	d_step {
+		amt[id] = a;
+		gstart = gstart | BIT(id);
+		t = delta[c];
+		ok = FULL(t + a)
+	};
 	do
-	:: d_step {
-			v = t + a;
-			ok = (v >= B || v <= -B);
-			v = 0
-		};
-		if
-		:: ok -> ok = 0; t = 0; fold(c, a, id); break
-		:: else
-		fi;
+	:: ok -> ok = 0; t = 0; rt = 0; fold(c, a, id, in_nmi); break
+	:: else ->
 		d_step {	/* this_cpu_try_cmpxchg() */
 			if
 			:: delta[c] == t ->
 				delta[c] = t + a;
-				if
-				:: in_nmi -> gfast = gfast + a
-				:: else
-				fi;
-				ok = 1
+				gdel[c] = gdel[c] | BIT(id);
+				nmi_delta(c, a, in_nmi);
+				gdone = gdone | BIT(id);
+				t = 0; rt = 0; dn = 1
 			:: else ->
 				/* The NMI added or folded in between: once */
-				assert(c == 0 && !in_nmi && r == 0);
-				r = 1;
-				t = delta[c]
+				assert(c == 0 && !in_nmi && !rt);
+				rt = 1;
+				t = delta[c];
+				ok = FULL(t + a)
 			fi
 		};
 		if
-		:: ok ->
-			ok = 0; t = 0; r = 0;
-			/* this_cpu_add(): preemptible, the NMI may come first */
-			d_step {
-				total[c] = total[c] + a;
-				gtot[c] = gtot[c] | BIT(id);
-				gdone = gdone | BIT(id)
-			};
-			break
+		:: dn -> dn = 0; break
 		:: else
 		fi
 	od
@@ -300,21 +406,102 @@ inline add(c, a, id, in_nmi)
 /* The amount @a, @x or @y: one for the fast path, one that folds */
 inline nmi_amount(a, x, y) { if :: a = x :: a = y fi }
 
-/* After a fold or sync on CPU @c: its delta is 0 or the NMI's fast path add */
+/* After a task's fold on CPU @c: its delta is the NMI's adds since */
 inline assert_folded(c)
 {
 	d_step {
 		v = delta[c];
-		assert(v == 0 || (c == 0 && v == gfast));
+		assert(v == 0 || (c == 0 && v == gnd));
+		v = 0
+	}
+}
+
+/* |delta[@c]| <= B, unless the NMI's adds pushed it */
+inline assert_fits(c)
+{
+	d_step {
+		v = delta[c];
+		assert(FITS(v) || (c == 0 && FITS(v - gnd)));
 		v = 0
 	}
 }
 
 /*
- * percpu_counter_exact() into @s, with the adds done at the call (of the
- * pass that returns) in @l; @in_nmi: the NMI's
+ * percpu_counter_cpu_sum() of CPU i on CPU @me, then i++: @acc += @sg
+ * times it, @gacc |= the adds it counted (gs as @gacc: none)
  */
-inline exact(s, l, sb, in_nmi)
+inline cpu_sum(me, acc, sg, gacc)
+{
+#ifdef MUTANT_SUM_NO_GEN_CHECK
+	/* folded + delta, read once, whatever gen says */
+	if
+	:: y = folded[i];
+		d_step { y = y + delta[i]; gs = gfol[i] | gdel[i] }
+#ifndef FOLDED_FIRST
+	:: d_step { y = delta[i]; gs = gfol[i] | gdel[i] };
+		y = y + folded[i]
+#endif
+	fi;
+	d_step { acc = acc + sg * y; gacc = gacc | gs; y = 0; gs = 0; i++ }
+#else
+	do
+	:: gn = gen[i];		/* READ_ONCE(pc->gen); smp_rmb() */
+		/*
+		 * READ_ONCE(pc->folded) + READ_ONCE(pc->delta), in either
+		 * order; gs: the adds in them when the delta is read (folded
+		 * does not move while gen does not)
+		 */
+		if
+		:: y = folded[i];
+			d_step { y = y + delta[i]; gs = gfol[i] | gdel[i] }
+#ifndef FOLDED_FIRST
+		:: d_step { y = delta[i]; gs = gfol[i] | gdel[i] };
+			y = y + folded[i]
+#endif
+		fi;
+		if
+		:: (gn & 1) == 0 ->
+			d_step {	/* smp_rmb(); gen again */
+				if
+				:: gen[i] == gn ->
+					acc = acc + sg * y;
+					gacc = gacc | gs;
+					ok = 1;
+					i++
+				:: else
+				fi;
+				y = 0; gs = 0; gn = 0
+			};
+			if
+			:: ok -> ok = 0; break
+			:: else
+			fi
+		:: (gn & 1) == 1 && i == me ->
+			/* Its own CPU's fold (raw_smp_processor_id()): at once */
+			d_step {
+				acc = acc + sg * y; gacc = gacc | gs;
+				y = 0; gs = 0; gn = 0; i++
+			};
+			break
+		:: else ->
+			/*
+			 * A fold over there in flight: cpu_relax() and again
+			 * until gen moves.  A blocking guard: a wait that can
+			 * last forever is an invalid end state.
+			 */
+			d_step { y = 0; gs = 0 };
+			gen[i] != gn;
+			gn = 0
+		fi
+	od
+#endif
+}
+
+/*
+ * percpu_counter_exact() on CPU @me into @s, with the adds done at the
+ * call (of the pass that returns) in @l; @in_nmi: the NMI's
+ */
+inline exact(s, l, sb, in_nmi, me)
 {
 	do
 	:: d_step {
@@ -331,27 +518,24 @@ inline exact(s, l, sb, in_nmi)
 		i = 0;
 		do
 		:: i < NCPU ->
-			d_step {
-#if defined(MUTANT_SUM_ONLINE_ONLY)
-				if
-				:: offline[i]
-				:: else -> s = s + total[i]
-				fi;
-#elif defined(MUTANT_SUM_READS_COUNT)
-				s = s + delta[i];
+#if defined(MUTANT_SUM_READS_COUNT)
+			d_step { s = s + delta[i]; i++ }
+#elif defined(MUTANT_SUM_ONLINE_ONLY)
+			if
+			:: offline[i] -> i++
+			:: else -> cpu_sum(me, s, 1, gs)
+			fi
 #else
-				s = s + total[i];
+			cpu_sum(me, s, 1, gs)
 #endif
-				i++
-			}
 		:: else -> i = 0; break
 		od;
 #ifdef MUTANT_SUM_READS_BASE_LAST
-		/* set() may have read the totals before the sum read them */
+		/* set() may have read the CPUs before the sum read them */
 		atomic { s = s + base; sb = gset; b = base };
 #endif
 #ifdef MUTANT_SUM_NO_BASE_RECHECK
-		/* The base read before a set, the totals after it */
+		/* The base read before a set, the CPUs after it */
 		b = 0; break
 #else
 		/* smp_rmb(); READ_ONCE(fbc->base) */
@@ -364,23 +548,30 @@ inline exact(s, l, sb, in_nmi)
 				 * (a set it interrupts stores the base last),
 				 * and once (one set): the loop ends
 				 */
-				assert(!in_nmi && r == 0);
-				r = 1
+				assert(!in_nmi && !rt);
+				rt = 1
 			fi;
 			b = 0
 		};
 		if
-		:: ok -> ok = 0; r = 0; break
+		:: ok -> ok = 0; rt = 0; break
 		:: else
 		fi
 #endif
 	od
 }
 
-/* __percpu_counter_sum() into @s, checked; @in_nmi: the NMI's */
-inline sum(s, in_nmi)
+/*
+ * __percpu_counter_sum() on CPU @me into @s, checked; @in_nmi: the NMI's,
+ * which may miss the adds a fold it interrupted took (CPU 0's gx)
+ */
+inline sum(s, in_nmi, me)
 {
-	exact(s, lo, sb, in_nmi);
+	exact(s, lo, sb, in_nmi, me);
+	if
+	:: in_nmi -> lo = lo & ~gx[0]
+	:: else
+	fi;
 	check_sum(s, lo, sb);
 	s = 0; lo = 0; sb = 0
 }
@@ -389,22 +580,18 @@ inline sum(s, in_nmi)
 inline sync(c, id)
 {
 	d_step { amt[id] = 0; gstart = gstart | BIT(id) };
-	fold(c, 0, id);
+	fold(c, 0, id, 0);
 	assert_folded(c)
 }
 
+/* percpu_counter_set() on CPU 0 */
 inline set(val)
 {
 	lock_acquire();
 	b = val;
 	i = 0;
 	do
-	:: i < NCPU ->
-		d_step {
-			b = b - total[i];
-			gseen = gseen | gtot[i];
-			i++
-		}
+	:: i < NCPU -> cpu_sum(0, b, -1, gl)
 	:: else -> i = 0; break
 	od;
 #ifdef MUTANT_SET_WRITES_COUNT
@@ -414,7 +601,7 @@ inline set(val)
 	count = count + b - base;	/* base is stable under fbc->lock */
 #endif
 	/* smp_store_release(); smp_wmb() */
-	d_step { base = b; gset = 1; gpre = gstart; b = 0 };
+	d_step { base = b; gset = 1; gpre = gstart; gseen = gl; gl = 0; b = 0 };
 	lock_release()
 }
 
@@ -429,7 +616,7 @@ inline limited_add(c, a, id, lim)
 #ifdef MUTANT_LIMITED_ADD_ROUGH
 	d_step { s = count };
 #else
-	exact(s, lo, sb, 0);
+	exact(s, lo, sb, 0, c);
 	check_sum(s, lo, sb);
 #endif
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
@@ -447,54 +634,78 @@ inline limited_add(c, a, id, lim)
 	if
 	:: ok ->
 		ok = 0;
+		t = delta[c];	/* __this_cpu_read() */
+		if
 #ifdef MUTANT_LIMITED_ADD_KEEPS_FULL_DELTA
-		/* this_cpu_add() to the delta, then to the total */
-		delta[c] = delta[c] + a;
-		d_step {
-			total[c] = total[c] + a;
-			gtot[c] = gtot[c] | BIT(id);
-			gdone = gdone | BIT(id)
-		};
+		/* Into the delta, whether it fits or not */
+		:: false
 #else
-		fold(c, a, id);
+		:: !FITS(t + a) -> t = 0; fold(c, a, id, 0); assert_folded(c)
 #endif
-		assert_folded(c)
+		:: else ->
+			/* this_cpu_add() to the delta, as the fast path adds */
+			d_step {
+				t = 0;
+				delta[c] = delta[c] + a;
+				gdel[c] = gdel[c] | BIT(id);
+				gdone = gdone | BIT(id)
+			}
+		fi;
+		assert_fits(c)
 	:: else
 	fi;
 	lock_release()
 }
 
-/* percpu_counter_cpu_dead() of CPU @d, on a live CPU */
+/* percpu_counter_move_dead() of CPU @d, on a live CPU, under fbc->lock */
 inline cpu_dead(d)
 {
 	lock_acquire();
-	count = count + delta[d];	/* nothing writes the dead CPU's delta */
-	delta[d] = 0;
+	t = delta[d];		/* nothing writes the dead CPU's slot */
+	gen[d] = gen[d] + 1;	/* WRITE_ONCE(); smp_wmb() */
+	d_step { folded[d] = folded[d] + t; gfol[d] = gfol[d] | gdel[d] };
+	d_step { delta[d] = 0; gdel[d] = 0 };
+	gen[d] = gen[d] + 1;	/* smp_wmb(); WRITE_ONCE() */
+	d_step { count = count + t; t = 0 };
 	lock_release()
 }
 
-#define LOCALS	bit ok, r, sb; byte i, j, m, hi, lo, g; \
-		short s, t, a, v, b, e
+#define LOCALS	bit ok, rt, sb, dn; byte i, j, m, hi, lo, g, gn, gs, gl; \
+		short s, t, a, v, b, e, y
 
 /*
- * What the task on CPU c, its NMI and a process on any live CPU (OTHER)
- * run, per scenario; MIGRATED, a task on CPU 0 that came from the dead
- * CPU.  Adds 0, 1 and 6 are done before the start.
+ * What the task on CPU c, its NMI and a process on another live CPU
+ * (OTHER; -DREADER_MIGRATES: the scheduler) run, per scenario.  Adds 0,
+ * 1 and 6 are done before the start.
  */
 #if SCENARIO == 1
 #define TASK0	nmi_amount(a, 1, 2); add(0, a, 2, 0)
-#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
-#define TASK1	add(1, 1, 4, 0); sum(s, 0)
+#if defined(NMI_TWO_ADDS) && NCPU == 2
+/* A fold (delta 1 + 2), then a fast path add, then a sum */
+#define NMI0	add(0, 2, 3, 1); add(0, 1, 5, 1); sum(s, 1, 0)
+#elif NCPU == 2
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1, 0)
+#else
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
+#endif
+#ifdef READER_MIGRATES
+/* Its sum preemptible: it may go on on CPU 0, once no fold runs there */
+#define TASK1	add(1, 1, 4, 0); canmig = 1; sum(s, 0, (mig -> 0 : 1))
+#define OTHER	atomic { canmig && !fold0 && !nmi[0] -> mig = 1 }
+#else
+#define TASK1	add(1, 1, 4, 0); sum(s, 0, 1)
+#endif
 #define TASK2	add(2, 3, 5, 0)
 #elif SCENARIO == 2
 #define TASK0	set(SETVAL)
 #if NCPU == 2
-#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1)
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1, 0)
+#define TASK1	nmi_amount(a, -1, 1); add(1, a, 4, 0); sum(s, 0, 1)
 #else
-#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
+#define NMI0	add(0, 1, 3, 1)
+#define TASK1	add(1, 1, 4, 0); sum(s, 0, 1)
+#define TASK2	add(2, 1, 5, 0)
 #endif
-#define TASK1	nmi_amount(a, -1, 1); add(1, a, 4, 0); sum(s, 0)
-#define TASK2	add(2, 3, 5, 0)
 #elif SCENARIO == 3
 #define LIMIT	(NCPU + 3)
 #define TASK0	limited_add(0, 2, 2, LIMIT)
@@ -504,11 +715,8 @@ inline cpu_dead(d)
 #elif SCENARIO == 4
 #define DEAD	(NCPU - 1)
 #define TASK0	add(0, 2, 2, 0)
-#define NMI0	sum(s, 1)
-#define OTHER	cpu_dead(DEAD)	/* its hotplug callback, on CPU 0 or 1 */
-/* Add 3's this_cpu_add() to the total, on CPU 0 after the migration */
-#define MIGRATED d_step { total[0] = total[0] + amt[3]; \
-			  gtot[0] = gtot[0] | BIT(3); gdone = gdone | BIT(3) }
+#define NMI0	sum(s, 1, 0)
+#define OTHER	cpu_dead(DEAD)	/* its hotplug callback */
 #if NCPU > 2
 #define TASK1	add(1, 2, 4, 0)
 #endif
@@ -526,40 +734,41 @@ proctype task0() provided (!nmi[0]) { LOCALS; TASK0 }
 proctype nmi0() { LOCALS; nmi[0] = 1; NMI0; nmi[0] = 0 }
 #endif
 #ifdef TASK1
+#ifdef READER_MIGRATES
+/* On CPU 0 after its migration: not while a fold or the NMI runs there */
+proctype task1() provided (!nmi[1] && !(mig && (fold0 || nmi[0])))
+{ LOCALS; TASK1 }
+#else
 proctype task1() provided (!nmi[1]) { LOCALS; TASK1 }
+#endif
 #endif
 #if NCPU > 2 && defined(TASK2)
 proctype task2() provided (!nmi[2]) { LOCALS; TASK2 }
 #endif
 #ifdef OTHER
+#ifdef NMI_IN_CPU_DEAD
+/* On CPU 0, the only live CPU when NCPU is 2: the NMI nests in it */
+proctype other() provided (!nmi[0]) { LOCALS; OTHER }
+#else
 proctype other() { LOCALS; OTHER }
 #endif
-#ifdef MIGRATED
-proctype migrated() provided (!nmi[0]) { MIGRATED }
 #endif
 
 init {
 	LOCALS;
 
-	/*
-	 * Adds completed before the start, not folded: CPU 0 1, CPU 1 2,
-	 * CPU 2 1.  The migrated add (scenario 4) did its cmpxchg.
-	 */
+	/* Adds completed before the start, in the deltas: CPU 0 1, CPU 1 2, CPU 2 1 */
 	d_step {
-		total[0] = 1; delta[0] = 1; amt[0] = 1; gtot[0] = BIT(0);
-		total[1] = 2; delta[1] = 2; amt[1] = 2; gtot[1] = BIT(1);
+		delta[0] = 1; amt[0] = 1; gdel[0] = BIT(0);
+		delta[1] = 2; amt[1] = 2; gdel[1] = BIT(1);
 		gstart = BIT(0) | BIT(1);
 #if NCPU > 2
-		total[2] = 1; delta[2] = 1; amt[6] = 1; gtot[2] = BIT(6);
+		delta[2] = 1; amt[6] = 1; gdel[2] = BIT(6);
 		gstart = gstart | BIT(6);
 #endif
 		gdone = gstart;
 #ifdef DEAD
 		offline[DEAD] = 1;
-#endif
-#ifdef MIGRATED
-		amt[3] = -1; gstart = gstart | BIT(3);
-		delta[DEAD] = delta[DEAD] + amt[3];
 #endif
 	}
 	atomic {
@@ -578,9 +787,6 @@ init {
 #ifdef OTHER
 		run other();
 #endif
-#ifdef MIGRATED
-		run migrated();
-#endif
 	}
 	_nr_pr == 1;
 
@@ -592,14 +798,16 @@ init {
 		i = 0;
 		do
 		:: i < NCPU ->
-			s = s + total[i];
-			v = v + total[i] - delta[i];
-			/* Within the batch */
-			assert(delta[i] < B && delta[i] > -B);
+			/* No fold in flight */
+			assert((gen[i] & 1) == 0 && gx[i] == 0);
+			s = s + folded[i] + delta[i];
+			v = v + folded[i];
+			/* Within the batch, unless the NMI's adds pushed it */
+			assert(FITS(delta[i]) || (i == 0 && FITS(delta[i] - gnd)));
 			i++
 		:: else -> break
 		od;
-		/* No add lost from count or counted twice */
+		/* No fold lost from count or counted twice */
 		assert(count == v);
 		/* The exact value: the adds done, or after set() those it did not read */
 		value(gdone & ~gseen, v);
