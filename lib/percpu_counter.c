@@ -113,9 +113,9 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 
 /*
  * All the adds of @cpu.  While a fold of @cpu is in flight, waits for it
- * (a few instructions, interrupts disabled over there) unless it is this
- * CPU's, interrupted by an NMI: then it returns at once, and may miss
- * that fold's delta.
+ * (a few instructions, interrupts disabled over there) unless this CPU is
+ * making it, fold or move of a dead CPU's delta, interrupted by an NMI:
+ * then it returns at once, and may miss the delta taken.
  */
 static s64 percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
 {
@@ -141,25 +141,14 @@ static s64 percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
 	}
 }
 
-/*
- * Every add completed before the call, once.  Again if a set moved the
- * base meanwhile: a stream of sets can delay it, an NMI in a set of its
- * own CPU sees the base unmoved.
- */
+/* Every add completed before the call, once: fbc->lock held */
 static s64 percpu_counter_exact(struct percpu_counter *fbc)
 {
-	s64 base, ret;
+	s64 ret = fbc->base;
 	int cpu;
 
-	do {
-		/* Pairs with percpu_counter_set(): its reads, then its base */
-		base = smp_load_acquire(&fbc->base);
-		ret = base;
-		for_each_possible_cpu(cpu)
-			ret += percpu_counter_cpu_sum(fbc, cpu);
-		/* Pairs with set's smp_wmb(): a later add seen, the base too */
-		smp_rmb();
-	} while (unlikely(READ_ONCE(fbc->base) != base));
+	for_each_possible_cpu(cpu)
+		ret += percpu_counter_cpu_sum(fbc, cpu);
 	return ret;
 }
 
@@ -179,10 +168,7 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 		base -= percpu_counter_cpu_sum(fbc, cpu);
 	/* fbc->count stays fbc->base plus the folded parts */
 	atomic64_add(base - fbc->base, &fbc->count);
-	/* Pairs with a sum's acquire: the CPUs read above, then the base */
-	smp_store_release(&fbc->base, base);
-	/* Pairs with a sum's smp_rmb(): this CPU's later adds after the base */
-	smp_wmb();
+	fbc->base = base;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
@@ -198,8 +184,9 @@ static void percpu_counter_move_dead(struct percpu_counter *fbc,
 	WRITE_ONCE(pc->gen, pc->gen + 1);
 	/* As a fold: gen odd, then the move, then gen even */
 	smp_wmb();
-	WRITE_ONCE(pc->folded, pc->folded + count);
+	/* Taken, then folded, as a fold does: an NMI's sum may miss it */
 	WRITE_ONCE(pc->delta, 0);
+	WRITE_ONCE(pc->folded, pc->folded + count);
 	/* Pairs with the second smp_rmb() of percpu_counter_cpu_sum() */
 	smp_wmb();
 	WRITE_ONCE(pc->gen, pc->gen + 1);
@@ -356,9 +343,6 @@ EXPORT_SYMBOL(percpu_counter_sync);
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	return percpu_counter_exact(fbc);
-#else
 	s64 ret;
 	unsigned long flags;
 
@@ -366,7 +350,6 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
-#endif
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
@@ -393,7 +376,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].batch_max = 0;
 #ifdef PERCPU_COUNTER_LOCKLESS
 		atomic64_set(&fbc[i].count, amount);
 		fbc[i].base = amount;
@@ -473,18 +455,6 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.  The largest batch never shrinks: a delta
- * left under it stays on its CPU until that CPU adds again.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
-}
-
-/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -494,7 +464,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -540,7 +510,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*percpu_counter_deltas(fbc));
 
 	/* Skip taking the lock when safe */
