@@ -3,22 +3,25 @@
  * SPIN model of lib/percpu_counter.c's lock-free counter (64-bit,
  * PERCPU_COUNTER_LOCKLESS).
  *
- * count is fbc->count, base fbc->base, lock fbc->lock; delta[], gen[] and
- * folded[] the CPUs' slots (struct percpu_counter_cpu).  A task runs on
- * each CPU; an NMI may interrupt CPU 0's task at any step, and runs to
- * completion before that task goes on (nmi[0] and "provided").  A fold
- * (percpu_counter_move(): interrupts disabled), set() and a limited add's
- * slow path run with interrupts disabled, so only an NMI nests in them;
- * elsewhere (the fast path, a sum) the NMI also stands for an ordinary
- * interrupt, which can do no more than it.  Interleaving is sequentially
- * consistent; each atomic op, each local cmpxchg, this_cpu_xchg(),
- * this_cpu_add() and each plain read or write of a shared word is one
- * step.  The __this_cpu_*() read-modify-writes of the fold are a load and
- * a store (generic raw_cpu ops, as on arm64; on x86 one instruction, a
- * subset of these interleavings, -DGEN_INC_ATOMIC): an NMI can come in
- * between.  Only the first gen++ can be interrupted by an NMI that writes
- * the word (gen is even there, so the NMI folds in full); while gen is odd
- * a nested fold writes only the delta, so the other two are one step.
+ * count is fbc->count, base fbc->base, lock fbc->lock, mover
+ * percpu_counter_mover; delta[], gen[] and folded[] the CPUs' slots
+ * (struct percpu_counter_cpu).  A task runs on each CPU; an NMI may
+ * interrupt CPU 0 at any step of what runs there, and runs to completion
+ * before it goes on (nmi[0] and "provided").  A fold
+ * (percpu_counter_move(): interrupts disabled), set(), a limited add's
+ * slow path and cpu_dead() run with interrupts disabled, so only an NMI
+ * nests in them; elsewhere (the fast path, a sum) the NMI also stands for
+ * an ordinary interrupt, which can do no more than it.  Where two
+ * processes share a CPU (cpu_dead() and a task; a migrated reader and CPU
+ * 0's task), neither runs while the other has interrupts off (cli[],
+ * clidead).  Interleaving is sequentially consistent; each atomic op,
+ * each local cmpxchg, this_cpu_xchg(), this_cpu_add(), this_cpu_inc() and
+ * each plain read or write of a shared word is one step.  The fold's
+ * first gen++ is this_cpu_inc(), one RMW (an NMI's whole fold lands before
+ * or after it; -DMUTANT_GEN_INC_PLAIN: a load and a store, as a generic
+ * __this_cpu_inc()); its other read-modify-writes (__this_cpu_add() of
+ * folded, the second gen++) are one step: gen is odd there, and a nested
+ * fold writes only the delta.
  *
  * The protocol, as the code (a CPU's adds are folded + delta; count is
  * base + the folded parts once the folds in flight land):
@@ -27,25 +30,29 @@
  *           6.12's fast path
  *  fold(a)  percpu_counter_move(), interrupts off: if gen is odd (an NMI
  *           in its CPU's own fold): this_cpu_add(delta, a), return; else
- *           gen++ (odd); x = this_cpu_xchg(delta, 0); folded += x + a;
- *           gen++ (even); count += x + a, the one locked instruction.
- *           Any context, NMI included
+ *           this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
+ *           folded += x + a; gen++ (even); count += x + a, the one locked
+ *           instruction.  Any context, NMI included
  *  sync     fold(0)
- *  cpu_sum  of CPU k: loop: g = gen[k]; r = folded[k] + delta[k] (the two
- *           reads in either order: operands of +, no barrier between;
- *           -DFOLDED_FIRST: the code's order only); if g is even and
- *           gen[k] == g: r; if g is odd and k is the CPU the reader runs
- *           on then (raw_smp_processor_id(): an NMI in its CPU's fold):
- *           r, which may miss that fold's x; else again (a remote reader
- *           waits for the fold in flight: a blocking guard while gen[k]
- *           is g, odd).  Readers do not migrate (but -DREADER_MIGRATES)
+ *  cpu_sum  of CPU k on CPU `this`: loop: g = gen[k]; r = folded[k] +
+ *           delta[k] (the two reads in either order: operands of +, no
+ *           barrier between; -DFOLDED_FIRST: the code's order only); if g
+ *           is even and gen[k] == g: r; if g is odd, interrupts are off
+ *           and k == this or mover == this (the reader is an NMI in its
+ *           CPU's own fold, or in the move_dead() its CPU runs): r, which
+ *           may miss that fold's or move's x; else again (a wait for the
+ *           fold or move in flight: a blocking guard while gen[k] is g,
+ *           odd).  `this` is raw_smp_processor_id() as it is at the test
+ *           (a preemptible reader may have migrated since it began; the
+ *           compiler may read it there)
  *  sum      loop: b = base (acquire); s = b + cpu_sum() of every possible
  *           CPU; smp_rmb(); until base == b (a set moved it: read again).
  *           No lock, in any context
  *  set(v)   lock, interrupts off; b = v - every CPU's cpu_sum(); count +=
  *           b - base; base = b (release); smp_wmb(); unlock
- *  cpu_dead on a live CPU after the CPU died, under lock: x = delta;
- *           gen++; folded += x; delta = 0; gen++; count += x (plain
+ *  cpu_dead on a live CPU after the CPU died, interrupts off, under lock:
+ *           x = delta; mover = this CPU; gen++ (odd); delta = 0;
+ *           folded += x; gen++ (even); mover = -1; count += x (plain
  *           writes: nothing else writes the dead CPU's slot)
  *  limited  slow path, interrupts off: lock; the exact sum; if it plus
  *           the amount is within the limit: if |delta + a| <= B,
@@ -54,37 +61,44 @@
  *  read     count
  *
  * Scenarios (-DSCENARIO=N), NCPU 2 or 3, batch B:
- *  1  an add on each CPU, then a sum on CPU 1; CPU 0's add is on the fast
- *     path (1) or folds (2); CPU 0's NMI, anywhere in CPU 0's add (between
- *     its read and cmpxchg, anywhere in its fold), adds on the fast path
- *     or folding, then (NCPU 2) sums
+ *  1  an add on each CPU, then a sum on CPU 1, preemptible: (NCPU 2) it
+ *     may go on on CPU 0 (migrate) at any step once no fold and no NMI
+ *     runs there (with interrupts on it must not take CPU 0's odd gen,
+ *     read before its migration, as its own fold's); CPU 0's add is on
+ *     the fast path (1) or folds (2); CPU 0's NMI, anywhere in CPU 0's
+ *     add (between its read and cmpxchg, anywhere in its fold), adds on
+ *     the fast path or folding, then (NCPU 2) adds 1 (folding after the
+ *     fast path; on the fast path after the fold: a gen ABA if
+ *     this_cpu_inc() were a load and a store) and sums
  *  2  set() on CPU 0, an NMI's add anywhere in it, on the fast path or
  *     folding, then a sum (NCPU 3: on the fast path, no sum); an add on
  *     the fast path (-1) or folding (1) (NCPU 3: folding), then a sum, on
  *     CPU 1, racing with the set; (NCPU 3) an add on the fast path on
  *     CPU 2
- *     (With 3 CPUs, the NMI's sums of scenarios 1 and 2 and the choices
- *     and the folds on CPU 2 of scenario 2 would multiply the states by
- *     ten or so: they are checked with 2 CPUs.)
+ *     (With 3 CPUs, the NMI's adds and sums of scenarios 1 and 2 and the
+ *     choices and the folds on CPU 2 of scenario 2 would multiply the
+ *     states by ten or so: they are checked with 2 CPUs.)
  *  3  slow-path limited adds, one per CPU, racing with each other and with
  *     their folds; CPU 0's NMI adds -1 (on the fast path) or -6 (folding,
  *     wherever it lands) anywhere in CPU 0's
- *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded), run by a process on
- *     another live CPU (with 2 CPUs there is none: CPU 0 runs it), racing
- *     with a folding add on CPU 0 (and CPU 1 when NCPU is 3) and with an
- *     NMI's sum nested anywhere in CPU 0's add and fold.  The NMI does
- *     not nest in cpu_dead() (-DNMI_IN_CPU_DEAD: it does, and its sum
- *     waits for cpu_dead() forever: see below)
+ *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded) racing with a folding
+ *     add on CPU 0 (and CPU 1 when NCPU is 3) and with an NMI's sum on
+ *     CPU 0.  NCPU 2: cpu_dead() runs on CPU 0, the only live CPU, and
+ *     the NMI nests anywhere in it or in CPU 0's add and fold: its sum
+ *     finds the dead CPU's gen odd in the move it interrupted (the mover
+ *     is its CPU) and must return, not spin.  NCPU 3: cpu_dead() runs on
+ *     CPU 1 (the mover is not the NMI's CPU: its sum waits for the move)
  *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
  *     a folding add on CPU 1 (and CPU 2)
  *
  * Asserted: a sum returns the adds completed at its call plus a subset of
  * those begun by its return (adds are numbered, ghost bitmasks gstart and
  * gdone; "ok" in check()), whichever context it runs in; an NMI's sum
- * nested in its CPU's own fold returns at once, and may miss the adds
- * that fold took from the delta (ghost gx), no other.  A sum that read
- * set()'s base counts set's value and the adds that set did not read
- * (ghost gseen, from gfol and gdel: the adds in each CPU's folded part and
+ * nested in its CPU's own fold, or in the move_dead() of its CPU, returns
+ * at once, and may miss the adds that fold or move took from the delta
+ * (ghost gx), no other, and counts none twice.  A sum that read set()'s
+ * base counts set's value and the adds that set did not read (ghost
+ * gseen, from gfol and gdel: the adds in each CPU's folded part and
  * delta); one that read the base before (and read it unmoved again after
  * the CPUs) is ordered before set's store of the base: it counts the adds
  * as if no set ran, and of those not completed at its call only adds
@@ -102,55 +116,66 @@
  * forever: a wait for gen to move (and for fbc->lock) is a blocking
  * guard, so one that can last forever is an invalid end state, which the
  * safety search (-DSAFETY) reports.  At the end, all done: every gen is
- * even; count == base + the folded parts (no fold lost from count or
- * counted twice); base + the folded parts and deltas is exactly the adds
- * done (after set(), its value plus the adds it did not read); every
- * |delta| <= B unless the NMI's adds pushed it; with limited adds the
- * value is within the limit (the other adds racing with them are
- * negative).
+ * even, no mover, interrupts on; count == base + the folded parts (no
+ * fold lost from count or counted twice); base + the folded parts and
+ * deltas is exactly the adds done (after set(), its value plus the adds
+ * it did not read); every |delta| <= B unless the NMI's adds pushed it;
+ * with limited adds the value is within the limit (the other adds racing
+ * with them are negative).
  *
- * Found, not in make check (each a trail of its own):
- *  -DNMI_IN_CPU_DEAD (scenario 4): cpu_dead() runs on a live CPU with
+ * Found by this model in earlier versions of the code, each now a planted
+ * bug below that a scenario of make check catches:
+ *  GEN_INC_PLAIN (scenario 1, NCPU 2): the NMI folds, then adds on the
+ *     fast path, between the load and the store of the task's first
+ *     gen++ (a plain __this_cpu_inc(), generic raw_cpu op): its two gen++
+ *     are lost, gen comes back to the even value a remote sum read after
+ *     the NMI, and that sum, reading the folded part before the task's
+ *     fold and the delta after its xchg, misses the NMI's fast path add,
+ *     completed before it was called (with the delta read first, it
+ *     counts it twice).
+ *  READER_SHORTCUT_ANY_CONTEXT (scenario 1): CPU 1's sum, preemptible,
+ *     reads CPU 0's gen odd and its folded part and delta in the middle
+ *     of a fold there (the delta taken, not yet folded), is preempted,
+ *     and goes on on CPU 0 once that fold is done: cpu ==
+ *     raw_smp_processor_id(), so it returns what it read, without CPU 0's
+ *     delta, adds completed before it was called.  Only an NMI (interrupts
+ *     off: it cannot migrate) can be in a fold of its own CPU.
+ *  NO_MOVER (scenario 4, NCPU 2): cpu_dead() runs on a live CPU with
  *     interrupts off, but an NMI there can sum: with 2 CPUs it is CPU 0,
  *     the only live one.  Its gen of the dead CPU is odd, the dead CPU is
- *     not the NMI's: the NMI's sum spins for a move_dead() it interrupted.
- *  -DNMI_TWO_ADDS (scenario 1, NCPU 2): the NMI folds, then adds on the
- *     fast path, between the load and the store of the task's first
- *     __this_cpu_inc(gen) (a generic raw_cpu op): its two gen++ are lost,
- *     gen comes back to the even value a remote sum read after the NMI,
- *     and that sum, reading the folded part before the task's fold and
- *     the delta after its xchg, misses the NMI's fast path add, completed
- *     before it was called (with the delta read first, it counts it
- *     twice).  -DGEN_INC_ATOMIC (x86, or this_cpu_inc()) passes.
- *  -DREADER_MIGRATES (scenario 1): CPU 1's sum, preemptible, reads CPU
- *     0's gen odd and its folded part and delta in the middle of a fold
- *     there (the delta taken, not yet folded), is preempted, and goes on
- *     on CPU 0 once that fold is done: cpu == raw_smp_processor_id(), so
- *     it returns what it read, without CPU 0's delta, adds completed
- *     before it was called.  Only an NMI can be in a fold of its own CPU:
- *     the shortcut needs in_nmi() (or the sum preemption disabled).
+ *     not the NMI's: without the mover the NMI's sum spins for the
+ *     move_dead() it interrupted (an invalid end state).
+ *  MOVE_DEAD_FOLDED_FIRST (scenario 4, NCPU 2): with the mover, an NMI
+ *     between move_dead()'s add to the folded part and its reset of the
+ *     delta returns both: the dead CPU's delta counted twice.  Taking the
+ *     delta first, as a fold does, it may only miss it (gx), as an NMI in
+ *     its CPU's own fold may.
  *
  * Not modelled: weak memory orders (the code relies on set's release of
  * base pairing with the sum's acquire, on set's smp_wmb() after it
  * pairing with the sum's smp_rmb() before it reads the base again; on the
  * fold's smp_wmb()s between its gen writes and its data writes pairing
- * with cpu_sum()'s smp_rmb()s, a seqcount; on the local cmpxchg, xchg and
- * this_cpu_add() being atomic against the CPU's own interrupts, NMI
- * included: single instructions or LL/SC, not the generic irq-saving
- * this_cpu ops; and on per-CPU reads being single-copy atomic).  The
- * fold's add to count is unordered against its other writes for other
- * CPUs (atomic64_add() is relaxed); read() is not checked against the
- * sums.  Migration between the fast path's read and its cmpxchg (a
- * cmpxchg on the new CPU's delta, which fails or adds within the batch,
- * as the same-CPU one); interrupts other than CPU 0's one NMI, which adds
- * once (but -DNMI_TWO_ADDS), and gen wrapping; limited_add's fast path and
+ * with cpu_sum()'s smp_rmb()s, a seqcount; on the local cmpxchg, xchg,
+ * this_cpu_add() and this_cpu_inc() being atomic against the CPU's own
+ * interrupts, NMI included: single instructions or LL/SC, not the generic
+ * irq-saving this_cpu ops; on an NMI seeing irqs_disabled(); on a CPU
+ * reading percpu_counter_mover as another CPU, the last it wrote being
+ * -1; and on per-CPU reads being single-copy atomic).  The fold's add to
+ * count is unordered against its other writes for other CPUs
+ * (atomic64_add() is relaxed); read() is not checked against the sums.
+ * Migration between the fast path's read and its cmpxchg (a cmpxchg on
+ * the new CPU's delta, which fails or adds within the batch, as the
+ * same-CPU one), and of any reader but scenario 1's; interrupts other
+ * than CPU 0's one NMI, and gen wrapping; more than one counter (the
+ * mover is global: its moves are one at a time, and a sum of another
+ * counter finds that counter's gens even); limited_add's fast path and
  * rough checks (it always takes the exact sum), and the rough checks of
  * __percpu_counter_compare().
  *
  * Planted bugs, -DMUTANT_x (ktest/mutants/ patch: macro, scenario):
  *  fold-claims-unchecked.patch        FOLD_CLAIMS_UNCHECKED        1, 5
  *  sum-reads-count.patch              SUM_READS_COUNT              1-4
- *  sum-no-gen-check.patch             SUM_NO_GEN_CHECK             1-4
+ *  sum-no-gen-check.patch             SUM_NO_GEN_CHECK             1-3
  *  limited-add-rough.patch            LIMITED_ADD_ROUGH            3
  *  limited-add-unlocked-update.patch  LIMITED_ADD_UNLOCKED_UPDATE  3
  *  limited-add-keeps-full-delta.patch LIMITED_ADD_KEEPS_FULL_DELTA 3
@@ -158,6 +183,10 @@
  *  set-writes-count.patch             SET_WRITES_COUNT             2
  *  (sum reads base after the CPUs)    SUM_READS_BASE_LAST          2
  *  (sum does not read base again)     SUM_NO_BASE_RECHECK          2
+ *  (first gen++ a load and a store)   GEN_INC_PLAIN                1
+ *  (shortcut, interrupts on or off)   READER_SHORTCUT_ANY_CONTEXT  1
+ *  (move_dead() sets no mover)        NO_MOVER                     4
+ *  (move_dead(): folded, then delta)  MOVE_DEAD_FOLDED_FIRST       4
  */
 
 #ifndef NCPU
@@ -169,6 +198,7 @@
 #define B	3
 #define NADD	7
 #define SETVAL	10
+#define NOCPU	255	/* -1: no CPU */
 
 short count;
 short base;
@@ -178,9 +208,11 @@ short folded[NCPU];
 bit lock;
 bit nmi[NCPU];
 bit offline[NCPU];	/* dead before the scenario: cpu_dead() is to run */
-#ifdef READER_MIGRATES
+byte mover = NOCPU;	/* percpu_counter_mover */
+bit cli[NCPU];		/* CPU c's task is in a fold: interrupts off */
+bit clidead;		/* cpu_dead() runs, interrupts off, on its CPU */
+#if SCENARIO == 1 && NCPU == 2
 bit canmig, mig;	/* CPU 1's sum may migrate to CPU 0, did */
-bit fold0;		/* CPU 0's task is in a fold: interrupts off */
 #endif
 
 /* Ghost: add i adds amt[i]; bit i of gstart/gdone once begun/completed */
@@ -295,22 +327,23 @@ inline take_delta(c)
 
 /*
  * percpu_counter_move() on CPU @c, add number @id of @a.  gn: gen as read
- * for the check, and the load of __this_cpu_inc(gen).
+ * for the check (and, -DMUTANT_GEN_INC_PLAIN, the load of gen++).
+ * cli[c]: a task's fold holds its CPU with interrupts off (set with the
+ * first step, cleared with the last: nothing shared between them and
+ * local_irq_save()/restore()).
  */
 inline fold(c, a, id, in_nmi)
 {
-#ifdef READER_MIGRATES
-	if
-	:: c == 0 && !in_nmi -> fold0 = 1
-	:: else
-	fi;
-#endif
-#ifdef GEN_INC_ATOMIC
+#ifndef MUTANT_GEN_INC_PLAIN
 	/*
-	 * x86 (or this_cpu_inc()): the read, then one incl of gen; an NMI
+	 * __this_cpu_read(gen), then this_cpu_inc(gen), one RMW: an NMI
 	 * between them folds in full, as one before both would
 	 */
 	d_step {
+		if
+		:: !in_nmi -> cli[c] = 1
+		:: else
+		fi;
 		gn = gen[c];
 		if
 		:: (gn & 1) == 0 -> gen[c] = gn + 1
@@ -318,7 +351,14 @@ inline fold(c, a, id, in_nmi)
 		fi
 	};
 #else
-	gn = gen[c];
+	/* The load of a plain __this_cpu_inc(gen): an NMI may follow it */
+	d_step {
+		if
+		:: !in_nmi -> cli[c] = 1
+		:: else
+		fi;
+		gn = gen[c]
+	};
 #endif
 	if
 	:: (gn & 1) == 1 ->
@@ -328,11 +368,18 @@ inline fold(c, a, id, in_nmi)
 			gdel[c] = gdel[c] | BIT(id);
 			nmi_delta(c, a, in_nmi);
 			gdone = gdone | BIT(id);
-			gn = 0
+			gn = 0;
+			if
+			:: !in_nmi -> cli[c] = 0
+			:: else
+			fi
 		}
 	:: else ->
-#ifndef GEN_INC_ATOMIC
-		/* The store of __this_cpu_inc(gen): odd; smp_wmb() */
+#ifdef MUTANT_GEN_INC_PLAIN
+		/*
+		 * Its store: odd, over whatever an NMI's fold wrote since
+		 * the load (its two gen++ lost); smp_wmb()
+		 */
 		d_step { gen[c] = gn + 1; gn = 0 };
 #else
 		gn = 0;
@@ -358,14 +405,14 @@ inline fold(c, a, id, in_nmi)
 		};
 		/* smp_wmb(); __this_cpu_inc(gen): even; no other writer */
 		gen[c] = gen[c] + 1;
-		d_step { count = count + t + a; gdone = gdone | BIT(id); t = 0 }
-	fi;
-#ifdef READER_MIGRATES
-	if
-	:: c == 0 && !in_nmi -> fold0 = 0
-	:: else
+		d_step {
+			count = count + t + a; gdone = gdone | BIT(id); t = 0;
+			if
+			:: !in_nmi -> cli[c] = 0
+			:: else
+			fi
+		}
 	fi
-#endif
 }
 
 /* percpu_counter_add_batch() of @a on CPU @c, add number @id */
@@ -428,9 +475,10 @@ inline assert_fits(c)
 
 /*
  * percpu_counter_cpu_sum() of CPU i on CPU @me, then i++: @acc += @sg
- * times it, @gacc |= the adds it counted (gs as @gacc: none)
+ * times it, @gacc |= the adds it counted (gs as @gacc: none); @irq:
+ * interrupts disabled (irqs_disabled())
  */
-inline cpu_sum(me, acc, sg, gacc)
+inline cpu_sum(me, irq, acc, sg, gacc)
 {
 #ifdef MUTANT_SUM_NO_GEN_CHECK
 	/* folded + delta, read once, whatever gen says */
@@ -476,8 +524,17 @@ inline cpu_sum(me, acc, sg, gacc)
 			:: ok -> ok = 0; break
 			:: else
 			fi
-		:: (gn & 1) == 1 && i == me ->
-			/* Its own CPU's fold (raw_smp_processor_id()): at once */
+#if defined(MUTANT_READER_SHORTCUT_ANY_CONTEXT)
+		/* Odd, whatever the context: a preemptible reader too */
+		:: (gn & 1) == 1 && (i == me || mover == me) ->
+#else
+		:: (gn & 1) == 1 && irq && (i == me || mover == me) ->
+#endif
+			/*
+			 * Its own CPU's fold, or the move_dead() it runs
+			 * (raw_smp_processor_id(); READ_ONCE(mover)),
+			 * interrupted by the NMI: at once
+			 */
 			d_step {
 				acc = acc + sg * y; gacc = gacc | gs;
 				y = 0; gs = 0; gn = 0; i++
@@ -499,9 +556,10 @@ inline cpu_sum(me, acc, sg, gacc)
 
 /*
  * percpu_counter_exact() on CPU @me into @s, with the adds done at the
- * call (of the pass that returns) in @l; @in_nmi: the NMI's
+ * call (of the pass that returns) in @l; @in_nmi: the NMI's; @irq:
+ * interrupts disabled
  */
-inline exact(s, l, sb, in_nmi, me)
+inline exact(s, l, sb, in_nmi, me, irq)
 {
 	do
 	:: d_step {
@@ -523,10 +581,10 @@ inline exact(s, l, sb, in_nmi, me)
 #elif defined(MUTANT_SUM_ONLINE_ONLY)
 			if
 			:: offline[i] -> i++
-			:: else -> cpu_sum(me, s, 1, gs)
+			:: else -> cpu_sum(me, irq, s, 1, gs)
 			fi
 #else
-			cpu_sum(me, s, 1, gs)
+			cpu_sum(me, irq, s, 1, gs)
 #endif
 		:: else -> i = 0; break
 		od;
@@ -562,14 +620,29 @@ inline exact(s, l, sb, in_nmi, me)
 }
 
 /*
- * __percpu_counter_sum() on CPU @me into @s, checked; @in_nmi: the NMI's,
- * which may miss the adds a fold it interrupted took (CPU 0's gx)
+ * __percpu_counter_sum() on CPU @me into @s, checked; @in_nmi: the NMI's
+ * (interrupts off; other sums: on), which may miss the adds that the fold
+ * or move_dead() it interrupted took (gx of its CPU, of a dead CPU the
+ * move of which runs on its CPU)
  */
 inline sum(s, in_nmi, me)
 {
-	exact(s, lo, sb, in_nmi, me);
+	exact(s, lo, sb, in_nmi, me, in_nmi);
 	if
-	:: in_nmi -> lo = lo & ~gx[0]
+	:: in_nmi ->
+		d_step {
+			i = 0;
+			do
+			:: i < NCPU ->
+				if
+				:: i == me || (offline[i] && mover == me) ->
+					lo = lo & ~gx[i]
+				:: else
+				fi;
+				i++
+			:: else -> i = 0; break
+			od
+		}
 	:: else
 	fi;
 	check_sum(s, lo, sb);
@@ -591,7 +664,7 @@ inline set(val)
 	b = val;
 	i = 0;
 	do
-	:: i < NCPU -> cpu_sum(0, b, -1, gl)
+	:: i < NCPU -> cpu_sum(0, 1, b, -1, gl)
 	:: else -> i = 0; break
 	od;
 #ifdef MUTANT_SET_WRITES_COUNT
@@ -616,7 +689,7 @@ inline limited_add(c, a, id, lim)
 #ifdef MUTANT_LIMITED_ADD_ROUGH
 	d_step { s = count };
 #else
-	exact(s, lo, sb, 0, c);
+	exact(s, lo, sb, 0, c, 1);
 	check_sum(s, lo, sb);
 #endif
 #ifdef MUTANT_LIMITED_ADD_UNLOCKED_UPDATE
@@ -657,41 +730,68 @@ inline limited_add(c, a, id, lim)
 	lock_release()
 }
 
-/* percpu_counter_move_dead() of CPU @d, on a live CPU, under fbc->lock */
-inline cpu_dead(d)
+/*
+ * percpu_counter_cpu_dead() on live CPU @me, for CPU @d: interrupts off
+ * (spin_lock_irq()), then percpu_counter_move_dead() under fbc->lock.
+ * The mover is set before gen turns odd and reset after it turns even
+ * (-DMUTANT_NO_MOVER: never set)
+ */
+inline cpu_dead(d, me)
 {
+	clidead = 1;
 	lock_acquire();
 	t = delta[d];		/* nothing writes the dead CPU's slot */
+#ifndef MUTANT_NO_MOVER
+	mover = me;		/* WRITE_ONCE(percpu_counter_mover, ...) */
+#endif
 	gen[d] = gen[d] + 1;	/* WRITE_ONCE(); smp_wmb() */
+#ifdef MUTANT_MOVE_DEAD_FOLDED_FIRST
+	/* An NMI between them counts the delta twice */
 	d_step { folded[d] = folded[d] + t; gfol[d] = gfol[d] | gdel[d] };
 	d_step { delta[d] = 0; gdel[d] = 0 };
+#else
+	/*
+	 * As a fold: the delta taken, then added to the folded part (an
+	 * NMI between them, on this CPU, may miss it: gx)
+	 */
+	d_step { delta[d] = 0; gx[d] = gdel[d]; gdel[d] = 0 };
+	d_step { folded[d] = folded[d] + t; gfol[d] = gfol[d] | gx[d]; gx[d] = 0 };
+#endif
 	gen[d] = gen[d] + 1;	/* smp_wmb(); WRITE_ONCE() */
+#ifndef MUTANT_NO_MOVER
+	mover = NOCPU;
+#endif
 	d_step { count = count + t; t = 0 };
-	lock_release()
+	d_step { lock_release(); clidead = 0 }	/* spin_unlock_irq() */
 }
 
 #define LOCALS	bit ok, rt, sb, dn; byte i, j, m, hi, lo, g, gn, gs, gl; \
 		short s, t, a, v, b, e, y
 
 /*
- * What the task on CPU c, its NMI and a process on another live CPU
- * (OTHER; -DREADER_MIGRATES: the scheduler) run, per scenario.  Adds 0,
- * 1 and 6 are done before the start.
+ * What the task on CPU c, its NMI, cpu_dead() on live CPU DEADON (OTHER)
+ * and the scheduler (SCHED) run, per scenario.  Adds 0, 1 and 6 are done
+ * before the start.
  */
 #if SCENARIO == 1
 #define TASK0	nmi_amount(a, 1, 2); add(0, a, 2, 0)
-#if defined(NMI_TWO_ADDS) && NCPU == 2
-/* A fold (delta 1 + 2), then a fast path add, then a sum */
-#define NMI0	add(0, 2, 3, 1); add(0, 1, 5, 1); sum(s, 1, 0)
-#elif NCPU == 2
-#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); sum(s, 1, 0)
+#if NCPU == 2
+/*
+ * On the fast path then folding (1 + 1), or folding then on the fast
+ * path (3 + 1), then a sum
+ */
+#define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1); add(0, 1, 5, 1); \
+		sum(s, 1, 0)
 #else
 #define NMI0	nmi_amount(a, 1, 3); add(0, a, 3, 1)
 #endif
-#ifdef READER_MIGRATES
-/* Its sum preemptible: it may go on on CPU 0, once no fold runs there */
+#if NCPU == 2
+/*
+ * CPU 1's sum, preemptible (interrupts on), may go on on CPU 0 once no
+ * fold runs there: raw_smp_processor_id() as it is at the shortcut
+ */
 #define TASK1	add(1, 1, 4, 0); canmig = 1; sum(s, 0, (mig -> 0 : 1))
-#define OTHER	atomic { canmig && !fold0 && !nmi[0] -> mig = 1 }
+#define SCHED	atomic { canmig && !cli[0] && !nmi[0] -> mig = 1 }
 #else
 #define TASK1	add(1, 1, 4, 0); sum(s, 0, 1)
 #endif
@@ -714,9 +814,15 @@ inline cpu_dead(d)
 #define TASK2	limited_add(2, 2, 5, LIMIT)
 #elif SCENARIO == 4
 #define DEAD	(NCPU - 1)
+/*
+ * NCPU 2: on CPU 0, the only live CPU: the NMI may nest in it, and its
+ * sum takes the dead CPU's odd gen as the move it interrupted.  NCPU 3:
+ * on CPU 1: the NMI's sum waits for the move
+ */
+#define DEADON	(NCPU - 2)
 #define TASK0	add(0, 2, 2, 0)
 #define NMI0	sum(s, 1, 0)
-#define OTHER	cpu_dead(DEAD)	/* its hotplug callback */
+#define OTHER	cpu_dead(DEAD, DEADON)	/* its hotplug callback */
 #if NCPU > 2
 #define TASK1	add(1, 2, 4, 0)
 #endif
@@ -727,31 +833,37 @@ inline cpu_dead(d)
 #define TASK2	add(2, 3, 5, 0)
 #endif
 
+#ifndef DEADON
+#define DEADON	NOCPU
+#endif
+/*
+ * The task on CPU @c runs unless the NMI or cpu_dead() (interrupts off)
+ * runs there
+ */
+#define RUNS(c)	(!nmi[c] && !(clidead && DEADON == c))
+
 #ifdef TASK0
-proctype task0() provided (!nmi[0]) { LOCALS; TASK0 }
+proctype task0() provided (RUNS(0)) { LOCALS; TASK0 }
 #endif
 #ifdef NMI0
 proctype nmi0() { LOCALS; nmi[0] = 1; NMI0; nmi[0] = 0 }
 #endif
 #ifdef TASK1
-#ifdef READER_MIGRATES
+#ifdef SCHED
 /* On CPU 0 after its migration: not while a fold or the NMI runs there */
-proctype task1() provided (!nmi[1] && !(mig && (fold0 || nmi[0])))
+proctype task1() provided (RUNS(1) && !(mig && (cli[0] || nmi[0])))
 { LOCALS; TASK1 }
+proctype sched() { SCHED }
 #else
-proctype task1() provided (!nmi[1]) { LOCALS; TASK1 }
+proctype task1() provided (RUNS(1)) { LOCALS; TASK1 }
 #endif
 #endif
 #if NCPU > 2 && defined(TASK2)
-proctype task2() provided (!nmi[2]) { LOCALS; TASK2 }
+proctype task2() provided (RUNS(2)) { LOCALS; TASK2 }
 #endif
 #ifdef OTHER
-#ifdef NMI_IN_CPU_DEAD
-/* On CPU 0, the only live CPU when NCPU is 2: the NMI nests in it */
-proctype other() provided (!nmi[0]) { LOCALS; OTHER }
-#else
-proctype other() { LOCALS; OTHER }
-#endif
+/* Not while its CPU's task folds or the NMI runs there (NCPU 2: CPU 0) */
+proctype other() provided (!nmi[DEADON] && !cli[DEADON]) { LOCALS; OTHER }
 #endif
 
 init {
@@ -787,19 +899,22 @@ init {
 #ifdef OTHER
 		run other();
 #endif
+#ifdef SCHED
+		run sched();
+#endif
 	}
 	_nr_pr == 1;
 
 	/* Everything done */
 	d_step {
-		assert(gdone == gstart);
+		assert(gdone == gstart && mover == NOCPU && !clidead);
 		s = base;
 		v = base;
 		i = 0;
 		do
 		:: i < NCPU ->
 			/* No fold in flight */
-			assert((gen[i] & 1) == 0 && gx[i] == 0);
+			assert((gen[i] & 1) == 0 && gx[i] == 0 && !cli[i]);
 			s = s + folded[i] + delta[i];
 			v = v + folded[i];
 			/* Within the batch, unless the NMI's adds pushed it */
