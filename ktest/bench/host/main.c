@@ -766,6 +766,19 @@ static void fill_fn(struct worker *w)
 	w->total = d;
 }
 
+/* percpu_counter_sync() on each of the first @nr_cpus CPUs, back on CPU 0 */
+static void sync_all(const struct pcc_impl *impl, struct pcc_counter *fbc,
+		     int nr_cpus)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus; i++) {
+		pcc_set_cpu(i);
+		impl->sync(fbc);
+	}
+	pcc_set_cpu(0);
+}
+
 static s64 fill(const struct pcc_impl *impl, struct pcc_counter *fbc,
 		s64 delta, int batch, int from, int to)
 {
@@ -865,11 +878,7 @@ static void test_exact(const struct pcc_impl *impl, int nr_cpus)
 	expect(llabs(read - sum) <= bound, "read %lld sum %lld: beyond %lld",
 	       read, sum, bound);
 	/* Folding every CPU's delta makes the global count exact */
-	for (i = 0; i < nr_cpus; i++) {
-		pcc_set_cpu(i);
-		impl->sync(fbc);
-	}
-	pcc_set_cpu(0);
+	sync_all(impl, fbc, nr_cpus);
 	expect(impl->read(fbc) == total, "after sync on every CPU: read %lld, added %lld",
 	       impl->read(fbc), total);
 	expect(impl->sum(fbc) == total, "after sync: sum %lld, added %lld",
@@ -1339,11 +1348,7 @@ static void test_set_race(const struct pcc_impl *impl, int nr_cpus)
 	expect(!bad, "%u rounds wrong, first: sum %lld outside [%lld, %lld] or a pending delta kept",
 	       bad, bad_v, bad_lo, bad_hi);
 	/* No fold racing with a set is lost from, or doubled in, the count */
-	for (i = 0; i < nr_cpus; i++) {
-		pcc_set_cpu(i);
-		impl->sync(fbc);
-	}
-	pcc_set_cpu(0);
+	sync_all(impl, fbc, nr_cpus);
 	expect(impl->read(fbc) == impl->sum(fbc),
 	       "after sync on every CPU: read %lld, sum %lld",
 	       impl->read(fbc), impl->sum(fbc));
