@@ -66,7 +66,7 @@ static inline void debug_percpu_counter_deactivate(struct percpu_counter *fbc)
  * adds of that CPU.  A fold makes gen odd, takes the delta with
  * this_cpu_xchg(), adds it to folded, makes gen even again, and adds it
  * to fbc->count with its amount: its one locked instruction.  A fold in an
- * NMI that interrupted a fold of its own CPU only adds to the delta.
+ * NMI that interrupted a fold of its own CPU adds its amount alone.
  * fbc->count is fbc->base plus every CPU's folded part once the folds in
  * flight have landed; the exact value is fbc->base plus every possible
  * CPU's delta and folded part, read as a seqcount reads, without a lock.
@@ -87,7 +87,9 @@ static void percpu_counter_move(struct percpu_counter *fbc, s64 amount)
 	s32 count;
 
 	if (unlikely(__this_cpu_read(pc->gen) & 1)) {
-		this_cpu_add(pc->delta, amount);
+		/* An NMI in this CPU's fold: one RMW against the fold's */
+		this_cpu_add(pc->folded, amount);
+		atomic64_add(amount, &fbc->count);
 		return;
 	}
 	/* One RMW: an NMI's whole fold lands before or after it */
@@ -111,55 +113,57 @@ static void percpu_counter_fold(struct percpu_counter *fbc, s64 amount)
 	local_irq_restore(flags);
 }
 
-/*
- * All the adds of @cpu.  While a fold of @cpu is in flight, waits for it
- * (a few instructions, interrupts disabled over there) unless this CPU is
- * making it, fold or move of a dead CPU's delta, interrupted by an NMI:
- * then it returns at once, and may miss the delta taken.
- */
-static s64 percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
+/* An NMI, or a debug exception, in a fold or move that this CPU makes */
+static bool percpu_counter_nested(int cpu)
 {
 	int this = raw_smp_processor_id();
+
+	return irqs_disabled() &&
+	       (cpu == this || READ_ONCE(percpu_counter_mover) == this);
+}
+
+/*
+ * All the adds of @cpu.  Waits for a fold in flight there (a few
+ * instructions, interrupts off) unless nested in it (it may then miss the
+ * delta taken) or in an NMI, which never waits: it may miss that CPU's
+ * delta.
+ */
+static __always_inline s64
+percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
+{
 	struct percpu_counter_cpu *pc = per_cpu_ptr(fbc->counters, cpu);
-	s64 ret;
+	s64 folded;
+	s32 delta;
 	u32 gen;
 
 	for (;;) {
 		gen = READ_ONCE(pc->gen);
 		/* Pairs with the fold's smp_wmb() after it makes gen odd */
 		smp_rmb();
-		ret = READ_ONCE(pc->folded) + READ_ONCE(pc->delta);
+		folded = READ_ONCE(pc->folded);
+		delta = READ_ONCE(pc->delta);
 		/* Pairs with the fold's smp_wmb() before it makes gen even */
 		smp_rmb();
-		if (likely(!(gen & 1) && READ_ONCE(pc->gen) == gen))
-			return ret;
-		/* Odd with interrupts off: our own fold or move, interrupted */
-		if ((gen & 1) && irqs_disabled() &&
-		    (cpu == this || READ_ONCE(percpu_counter_mover) == this))
-			return ret;
+		if (likely(!(gen & 1))) {
+			if (likely(READ_ONCE(pc->gen) == gen))
+				return folded + delta;
+		} else if (percpu_counter_nested(cpu)) {
+			return folded + delta;
+		} else if (in_nmi()) {
+			return folded;
+		}
 		cpu_relax();
 	}
 }
 
-/*
- * Every add completed before the call, once.  Again if a set moved the
- * base meanwhile: a stream of sets can delay it, an NMI in a set of its
- * own CPU sees the base unmoved.
- */
+/* Every add completed before the call, once: fbc->lock held */
 static s64 percpu_counter_exact(struct percpu_counter *fbc)
 {
-	s64 base, ret;
+	s64 ret = fbc->base;
 	int cpu;
 
-	do {
-		/* Pairs with percpu_counter_set(): its reads, then its base */
-		base = smp_load_acquire(&fbc->base);
-		ret = base;
-		for_each_possible_cpu(cpu)
-			ret += percpu_counter_cpu_sum(fbc, cpu);
-		/* Pairs with set's smp_wmb(): a later add seen, the base too */
-		smp_rmb();
-	} while (unlikely(READ_ONCE(fbc->base) != base));
+	for_each_possible_cpu(cpu)
+		ret += percpu_counter_cpu_sum(fbc, cpu);
 	return ret;
 }
 
@@ -179,10 +183,7 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 		base -= percpu_counter_cpu_sum(fbc, cpu);
 	/* fbc->count stays fbc->base plus the folded parts */
 	atomic64_add(base - fbc->base, &fbc->count);
-	/* Pairs with a sum's acquire: the CPUs read above, then the base */
-	smp_store_release(&fbc->base, base);
-	/* Pairs with a sum's smp_rmb(): this CPU's later adds after the base */
-	smp_wmb();
+	fbc->base = base;
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
@@ -357,9 +358,6 @@ EXPORT_SYMBOL(percpu_counter_sync);
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
-#ifdef PERCPU_COUNTER_LOCKLESS
-	return percpu_counter_exact(fbc);
-#else
 	s64 ret;
 	unsigned long flags;
 
@@ -367,7 +365,6 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
-#endif
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 
@@ -394,7 +391,6 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
-		fbc[i].batch_max = 0;
 #ifdef PERCPU_COUNTER_LOCKLESS
 		atomic64_set(&fbc[i].count, amount);
 		fbc[i].base = amount;
@@ -474,18 +470,6 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
- * What the deltas can hold: @batch per online CPU, or the largest batch of
- * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
- * margin: the exact sum decides.  The largest batch never shrinks: a delta
- * left under it stays on its CPU until that CPU adds again.
- */
-static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
-{
-	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
-			   num_online_cpus());
-}
-
-/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -495,7 +479,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
+	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -541,7 +525,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = percpu_counter_margin(fbc, batch);
+	unknown = mul_u32_u32(batch, num_online_cpus());
 	count = __this_cpu_read(*percpu_counter_deltas(fbc));
 
 	/* Skip taking the lock when safe */
