@@ -16,13 +16,15 @@
 # generation odd with this_cpu_inc(), takes the delta with
 # this_cpu_xchg(), adds it and the amount to the folded part, makes the
 # generation even and adds both to fbc->count; a nested fold (an NMI's,
-# the only context that can nest there) adds to the delta; a CPU's part of
-# a sum is its folded part and delta, read as a seqcount reads, again
-# while the generation moved or is odd (a wait for the fold over there)
-# unless interrupts are off and the fold is the reader's own CPU's, or
-# the move of a dead CPU's delta that its CPU runs (percpu_counter_mover),
-# interrupted by an NMI (then at once, and it may miss that fold's or
-# move's delta; a preemptible reader that migrated waits); the exact sum
+# the only context that can nest there) adds to the folded part and
+# fbc->count; a CPU's part of a sum is its folded part and delta, read as
+# a seqcount reads, again while the generation moved or is odd (a wait
+# for the fold over there) unless interrupts are off and the fold is the
+# reader's own CPU's, or the move of a dead CPU's delta that its CPU runs
+# (percpu_counter_mover), interrupted by an NMI (then at once, and it may
+# miss that fold's or move's delta; a preemptible reader that migrated
+# waits), or the reader is an NMI, which never waits (it takes the folded
+# part alone, and may miss that CPU's delta); the exact sum
 # is fbc->base plus every possible CPU's part, with no lock in any
 # context, read again if a set() moved fbc->base meanwhile (a sum racing
 # set() is linearizable with it; an NMI's sum in a set does not spin);
@@ -47,7 +49,8 @@ mutants="FOLD_CLAIMS_UNCHECKED:1 SUM_READS_COUNT:1 SUM_NO_GEN_CHECK:1
 	 LIMITED_ADD_ROUGH:3 LIMITED_ADD_UNLOCKED_UPDATE:3
 	 LIMITED_ADD_KEEPS_FULL_DELTA:3 SUM_ONLINE_ONLY:4 SET_WRITES_COUNT:2
 	 SUM_READS_BASE_LAST:2 SUM_NO_BASE_RECHECK:2 GEN_INC_PLAIN:1
-	 READER_SHORTCUT_ANY_CONTEXT:1 NO_MOVER:4 MOVE_DEAD_FOLDED_FIRST:4"
+	 READER_SHORTCUT_ANY_CONTEXT:1 NO_MOVER:4 MOVE_DEAD_FOLDED_FIRST:4
+	 NESTED_FOLD_TO_COUNT:1 NMI_TAKES_DELTA:1"
 
 if ! command -v spin >/dev/null; then
 	ktap_test_fail_exit "$name" "spin is not installed (ktest/build/deps.sh installs it)"

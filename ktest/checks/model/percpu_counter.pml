@@ -20,8 +20,8 @@
  * first gen++ is this_cpu_inc(), one RMW (an NMI's whole fold lands before
  * or after it; -DMUTANT_GEN_INC_PLAIN: a load and a store, as a generic
  * __this_cpu_inc()); its other read-modify-writes (__this_cpu_add() of
- * folded, the second gen++) are one step: gen is odd there, and a nested
- * fold writes only the delta.
+ * folded, the second gen++) are one step: single instructions or LL/SC
+ * where NMIs nest (a nested fold adds to folded too).
  *
  * The protocol, as the code (a CPU's adds are folded + delta; count is
  * base + the folded parts once the folds in flight land):
@@ -29,20 +29,22 @@
  *           local cmpxchg(delta, c, c + a) succeeds (a failure reloads c):
  *           6.12's fast path
  *  fold(a)  percpu_counter_move(), interrupts off: if gen is odd (an NMI
- *           in its CPU's own fold): this_cpu_add(delta, a), return; else
+ *           in its CPU's own fold): this_cpu_add(folded, a); count += a;
+ *           return; else
  *           this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
  *           folded += x + a; gen++ (even); count += x + a, the one locked
  *           instruction.  Any context, NMI included
  *  sync     fold(0)
- *  cpu_sum  of CPU k on CPU `this`: loop: g = gen[k]; r = folded[k] +
- *           delta[k] (the two reads in either order: operands of +, no
- *           barrier between; -DFOLDED_FIRST: the code's order only); if g
- *           is even and gen[k] == g: r; if g is odd, interrupts are off
- *           and k == this or mover == this (the reader is an NMI in its
- *           CPU's own fold, or in the move_dead() its CPU runs): r, which
- *           may miss that fold's or move's x; else again (a wait for the
- *           fold or move in flight: a blocking guard while gen[k] is g,
- *           odd).  `this` is raw_smp_processor_id() as it is at the test
+ *  cpu_sum  of CPU k on CPU `this`: loop: g = gen[k]; f = folded[k];
+ *           r = f + delta[k] (the two reads in either order, no barrier
+ *           between; -DFOLDED_FIRST: the code's order only); if g is even
+ *           and gen[k] == g: r; if g is odd, interrupts are off and k ==
+ *           this or mover == this (the reader is an NMI in its CPU's own
+ *           fold, or in the move_dead() its CPU runs): r, which may miss
+ *           that fold's or move's x; if g is odd in an NMI otherwise: f
+ *           (an NMI never waits, so two cannot wait for each other's
+ *           CPU); else again (a wait for the fold or move in flight: a
+ *           blocking guard while gen[k] is g, odd).  `this` is raw_smp_processor_id() as it is at the test
  *           (a preemptible reader may have migrated since it began; the
  *           compiler may read it there)
  *  sum      loop: b = base (acquire); s = b + cpu_sum() of every possible
@@ -84,10 +86,12 @@
  *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded) racing with a folding
  *     add on CPU 0 (and CPU 1 when NCPU is 3) and with an NMI's sum on
  *     CPU 0.  NCPU 2: cpu_dead() runs on CPU 0, the only live CPU, and
- *     the NMI nests anywhere in it or in CPU 0's add and fold: its sum
+ *     the NMI nests anywhere in it or in CPU 0's add and fold, as a debug
+ *     exception (in_nmi() false: an arm64 kprobe's BPF program): its sum
  *     finds the dead CPU's gen odd in the move it interrupted (the mover
  *     is its CPU) and must return, not spin.  NCPU 3: cpu_dead() runs on
- *     CPU 1 (the mover is not the NMI's CPU: its sum waits for the move)
+ *     CPU 1 (the mover is not the NMI's CPU: its sum takes the dead
+ *     CPU's folded part)
  *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
  *     a folding add on CPU 1 (and CPU 2)
  *
@@ -96,7 +100,9 @@
  * gdone; "ok" in check()), whichever context it runs in; an NMI's sum
  * nested in its CPU's own fold, or in the move_dead() of its CPU, returns
  * at once, and may miss the adds that fold or move took from the delta
- * (ghost gx), no other, and counts none twice.  A sum that read set()'s
+ * (ghost gx); one that finds another CPU's gen odd may miss that CPU's
+ * adds outside its folded part (ghost gm); none other, and it counts
+ * none twice.  A sum that read set()'s
  * base counts set's value and the adds that set did not read (ghost
  * gseen, from gfol and gdel: the adds in each CPU's folded part and
  * delta); one that read the base before (and read it unmoved again after
@@ -143,8 +149,9 @@
  *  NO_MOVER (scenario 4, NCPU 2): cpu_dead() runs on a live CPU with
  *     interrupts off, but an NMI there can sum: with 2 CPUs it is CPU 0,
  *     the only live one.  Its gen of the dead CPU is odd, the dead CPU is
- *     not the NMI's: without the mover the NMI's sum spins for the
- *     move_dead() it interrupted (an invalid end state).
+ *     not the NMI's: without the mover the sum of a debug exception there
+ *     (in_nmi() false) spins for the move_dead() it interrupted (an
+ *     invalid end state).
  *  MOVE_DEAD_FOLDED_FIRST (scenario 4, NCPU 2): with the mover, an NMI
  *     between move_dead()'s add to the folded part and its reset of the
  *     delta returns both: the dead CPU's delta counted twice.  Taking the
@@ -187,6 +194,8 @@
  *  (shortcut, interrupts on or off)   READER_SHORTCUT_ANY_CONTEXT  1
  *  (move_dead() sets no mover)        NO_MOVER                     4
  *  (move_dead(): folded, then delta)  MOVE_DEAD_FOLDED_FIRST       4
+ *  (nested fold: fbc->count alone)    NESTED_FOLD_TO_COUNT         1
+ *  (NMI, odd gen: folded + delta)     NMI_TAKES_DELTA              1
  */
 
 #ifndef NCPU
@@ -194,6 +203,12 @@
 #endif
 #ifndef SCENARIO
 #define SCENARIO 1
+#endif
+/* Scenario 4's nested context is a debug exception: in_nmi() false */
+#if SCENARIO == 4 && NCPU == 2
+#define DBGEXC	1
+#else
+#define DBGEXC	0
 #endif
 #define B	3
 #define NADD	7
@@ -252,29 +267,41 @@ inline value(msk, v)
 
 /*
  * @s must be @e plus the amounts of a subset of the adds in @g and not in
- * @l (NADD <= 7: the masks stay below 128, m below 256)
+ * @l, less those of a subset of mm (an NMI's sum that missed adds that
+ * set() read) (NADD <= 7: the masks stay below 128, m and n below 256)
  */
 inline check(s, e, l, g)
 {
 	d_step {
 		hi = (g) & ~(l);
-		m = 0;
+		n = 0;
 		do
-		:: m <= hi ->
+		:: n <= mm ->
 			if
-			:: (m & ~hi) == 0 ->
-				value(m, v);
-				if
-				:: s == e + v -> ok = 1
-				:: else
-				fi
+			:: (n & ~mm) == 0 ->
+				value(n, w);
+				m = 0;
+				do
+				:: m <= hi ->
+					if
+					:: (m & ~hi) == 0 ->
+						value(m, v);
+						if
+						:: s == e - w + v -> ok = 1
+						:: else
+						fi
+					:: else
+					fi;
+					m++
+				:: else -> break
+				od
 			:: else
 			fi;
-			m++
+			n++
 		:: else -> break
 		od;
 		assert(ok);
-		hi = 0; m = 0; ok = 0; v = 0; j = 0; g = 0
+		hi = 0; m = 0; n = 0; mm = 0; ok = 0; v = 0; w = 0; j = 0; g = 0
 	}
 }
 
@@ -362,13 +389,23 @@ inline fold(c, a, id, in_nmi)
 #endif
 	if
 	:: (gn & 1) == 1 ->
-		/* An NMI in its CPU's own fold: this_cpu_add(delta, amount) */
+		/*
+		 * An NMI in its CPU's own fold: this_cpu_add(folded, amount),
+		 * one RMW, as the fold's own add to folded
+		 */
 		d_step {
-			delta[c] = delta[c] + a;
-			gdel[c] = gdel[c] | BIT(id);
-			nmi_delta(c, a, in_nmi);
+#ifdef MUTANT_NESTED_FOLD_TO_COUNT
+			gn = 0	/* fbc->count alone */
+#else
+			folded[c] = folded[c] + a;
+			gfol[c] = gfol[c] | BIT(id);
+			gn = 0
+#endif
+		};
+		/* atomic64_add(amount, &fbc->count) */
+		d_step {
+			count = count + a;
 			gdone = gdone | BIT(id);
-			gn = 0;
 			if
 			:: !in_nmi -> cli[c] = 0
 			:: else
@@ -476,9 +513,10 @@ inline assert_fits(c)
 /*
  * percpu_counter_cpu_sum() of CPU i on CPU @me, then i++: @acc += @sg
  * times it, @gacc |= the adds it counted (gs as @gacc: none); @irq:
- * interrupts disabled (irqs_disabled())
+ * interrupts disabled (irqs_disabled()); @innmi: in_nmi(); gm |= the adds
+ * an NMI's sum may miss on a CPU whose fold it does not wait for
  */
-inline cpu_sum(me, irq, acc, sg, gacc)
+inline cpu_sum(me, irq, innmi, acc, sg, gacc)
 {
 #ifdef MUTANT_SUM_NO_GEN_CHECK
 	/* folded + delta, read once, whatever gen says */
@@ -495,16 +533,21 @@ inline cpu_sum(me, irq, acc, sg, gacc)
 	do
 	:: gn = gen[i];		/* READ_ONCE(pc->gen); smp_rmb() */
 		/*
-		 * READ_ONCE(pc->folded) + READ_ONCE(pc->delta), in either
-		 * order; gs: the adds in them when the delta is read (folded
-		 * does not move while gen does not)
+		 * READ_ONCE(pc->folded), READ_ONCE(pc->delta), in either
+		 * order (no barrier between them); gs: the adds in them when
+		 * the delta is read (folded does not move while gen does
+		 * not); yf, gf: folded alone, and the adds in it, gms: the
+		 * CPU's others (its delta, what its fold took), when read
 		 */
 		if
-		:: y = folded[i];
-			d_step { y = y + delta[i]; gs = gfol[i] | gdel[i] }
+		:: d_step { yf = folded[i]; gf = gfol[i]; gms = gdel[i] | gx[i] };
+			d_step { y = yf + delta[i]; gs = gfol[i] | gdel[i] }
 #ifndef FOLDED_FIRST
 		:: d_step { y = delta[i]; gs = gfol[i] | gdel[i] };
-			y = y + folded[i]
+			d_step {
+				yf = folded[i]; gf = gfol[i]; gms = gdel[i] | gx[i];
+				y = y + yf
+			}
 #endif
 		fi;
 		if
@@ -518,7 +561,7 @@ inline cpu_sum(me, irq, acc, sg, gacc)
 					i++
 				:: else
 				fi;
-				y = 0; gs = 0; gn = 0
+				y = 0; gs = 0; gn = 0; yf = 0; gf = 0; gms = 0
 			};
 			if
 			:: ok -> ok = 0; break
@@ -537,7 +580,22 @@ inline cpu_sum(me, irq, acc, sg, gacc)
 			 */
 			d_step {
 				acc = acc + sg * y; gacc = gacc | gs;
-				y = 0; gs = 0; gn = 0; i++
+				y = 0; gs = 0; gn = 0; yf = 0; gf = 0; gms = 0; i++
+			};
+			break
+		:: (gn & 1) == 1 && innmi && !(i == me || mover == me) ->
+			/*
+			 * An NMI never waits: the folded part alone (with the
+			 * delta, read before, it could count the delta twice)
+			 */
+			d_step {
+#ifdef MUTANT_NMI_TAKES_DELTA
+				acc = acc + sg * y; gacc = gacc | gs;
+#else
+				acc = acc + sg * yf; gacc = gacc | gf;
+#endif
+				gm = gm | gms;
+				y = 0; gs = 0; gn = 0; yf = 0; gf = 0; gms = 0; i++
 			};
 			break
 		:: else ->
@@ -546,7 +604,7 @@ inline cpu_sum(me, irq, acc, sg, gacc)
 			 * until gen moves.  A blocking guard: a wait that can
 			 * last forever is an invalid end state.
 			 */
-			d_step { y = 0; gs = 0 };
+			d_step { y = 0; gs = 0; yf = 0; gf = 0; gms = 0 };
 			gen[i] != gn;
 			gn = 0
 		fi
@@ -581,10 +639,10 @@ inline exact(s, l, sb, in_nmi, me, irq)
 #elif defined(MUTANT_SUM_ONLINE_ONLY)
 			if
 			:: offline[i] -> i++
-			:: else -> cpu_sum(me, irq, s, 1, gs)
+			:: else -> cpu_sum(me, irq, in_nmi && !DBGEXC, s, 1, gs)
 			fi
 #else
-			cpu_sum(me, irq, s, 1, gs)
+			cpu_sum(me, irq, in_nmi && !DBGEXC, s, 1, gs)
 #endif
 		:: else -> i = 0; break
 		od;
@@ -631,6 +689,13 @@ inline sum(s, in_nmi, me)
 	if
 	:: in_nmi ->
 		d_step {
+			/* The adds set() read count in its value: they may go */
+			if
+			:: sb -> mm = gm & gseen
+			:: else
+			fi;
+			lo = lo & ~gm;
+			gm = 0;
 			i = 0;
 			do
 			:: i < NCPU ->
@@ -664,7 +729,7 @@ inline set(val)
 	b = val;
 	i = 0;
 	do
-	:: i < NCPU -> cpu_sum(0, 1, b, -1, gl)
+	:: i < NCPU -> cpu_sum(0, 1, 0, b, -1, gl)
 	:: else -> i = 0; break
 	od;
 #ifdef MUTANT_SET_WRITES_COUNT
@@ -765,8 +830,8 @@ inline cpu_dead(d, me)
 	d_step { lock_release(); clidead = 0 }	/* spin_unlock_irq() */
 }
 
-#define LOCALS	bit ok, rt, sb, dn; byte i, j, m, hi, lo, g, gn, gs, gl; \
-		short s, t, a, v, b, e, y
+#define LOCALS	bit ok, rt, sb, dn; byte i, j, m, hi, lo, g, gn, gs, gl, gf, \
+		gms, gm, n, mm; short s, t, a, v, b, e, y, yf, w
 
 /*
  * What the task on CPU c, its NMI, cpu_dead() on live CPU DEADON (OTHER)
