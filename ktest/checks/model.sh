@@ -44,13 +44,13 @@ name="SPIN verifies the percpu_counter model for 2 and 3 CPUs and catches its pl
 model=$TOP/ktest/checks/model/percpu_counter.pml
 out=$BUILD/model
 scenarios="1 2 3 4 5"
-# Planted bug: the scenario that catches it (2 CPUs)
+# Planted bug: the scenario that catches it (2 CPUs, or :N CPUs)
 mutants="FOLD_CLAIMS_UNCHECKED:1 SUM_READS_COUNT:1 SUM_NO_GEN_CHECK:1
 	 LIMITED_ADD_ROUGH:3 LIMITED_ADD_UNLOCKED_UPDATE:3
 	 LIMITED_ADD_KEEPS_FULL_DELTA:3 SUM_ONLINE_ONLY:4 SET_WRITES_COUNT:2
 	 SUM_READS_BASE_LAST:2 SUM_NO_BASE_RECHECK:2 GEN_INC_PLAIN:1
 	 READER_SHORTCUT_ANY_CONTEXT:1 NO_MOVER:4 MOVE_DEAD_FOLDED_FIRST:4
-	 NESTED_FOLD_TO_COUNT:1 NMI_TAKES_DELTA:1"
+	 NESTED_FOLD_TO_COUNT:1 NMI_TAKES_DELTA:1 MOVER_ANY_CPU:4:3"
 
 if ! command -v spin >/dev/null; then
 	ktap_test_fail_exit "$name" "spin is not installed (ktest/build/deps.sh installs it)"
@@ -98,10 +98,9 @@ for cpus in 2 3; do
 	done
 done
 for m in $mutants; do
-	mu=${m%:*}
-	s=${m#*:}
+	IFS=: read -r mu s n <<<"$m"
 	dir=$out/mutant-$mu
-	if ! verify "$dir" -DNCPU=2 -DSCENARIO="$s" -DMUTANT_"$mu"; then
+	if ! verify "$dir" -DNCPU="${n:-2}" -DSCENARIO="$s" -DMUTANT_"$mu"; then
 		cat "$dir"/*.out 2>/dev/null | tail -n 20 | sed 's/^/# /'
 		echo "# MUTANT_$mu: did not run"
 		fail=1

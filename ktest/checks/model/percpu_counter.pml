@@ -15,13 +15,14 @@
  * processes share a CPU (cpu_dead() and a task; a migrated reader and CPU
  * 0's task), neither runs while the other has interrupts off (cli[],
  * clidead).  Interleaving is sequentially consistent; each atomic op,
- * each local cmpxchg, this_cpu_xchg(), this_cpu_add(), this_cpu_inc() and
- * each plain read or write of a shared word is one step.  The fold's
- * first gen++ is this_cpu_inc(), one RMW (an NMI's whole fold lands before
- * or after it; -DMUTANT_GEN_INC_PLAIN: a load and a store, as a generic
- * __this_cpu_inc()); its other read-modify-writes (__this_cpu_add() of
- * folded, the second gen++) are one step: single instructions or LL/SC
- * where NMIs nest (a nested fold adds to folded too).
+ * each local cmpxchg, this_cpu_xchg(), this_cpu_add(), __this_cpu_inc()
+ * and each plain read or write of a shared word is one step.  The fold's
+ * first gen++ is __this_cpu_inc(), one RMW where NMIs nest (x86, arm64:
+ * an NMI's whole fold lands before or after it; -DMUTANT_GEN_INC_PLAIN: a
+ * load and a store, as the generic raw_cpu op); its other RMWs
+ * (__this_cpu_add() of folded, the second gen++) are one step: single
+ * instructions or LL/SC where NMIs nest (a nested fold adds to folded
+ * too).
  *
  * The protocol, as the code (a CPU's adds are folded + delta; count is
  * base + the folded parts once the folds in flight land):
@@ -31,7 +32,7 @@
  *  fold(a)  percpu_counter_move(), interrupts off: if gen is odd (an NMI
  *           in its CPU's own fold): this_cpu_add(folded, a); count += a;
  *           return; else
- *           this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
+ *           __this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
  *           folded += x + a; gen++ (even); count += x + a, the one locked
  *           instruction.  Any context, NMI included
  *  sync     fold(0)
@@ -44,9 +45,10 @@
  *           that fold's or move's x; if g is odd in an NMI otherwise: f
  *           (an NMI never waits, so two cannot wait for each other's
  *           CPU); else again (a wait for the fold or move in flight: a
- *           blocking guard while gen[k] is g, odd).  `this` is raw_smp_processor_id() as it is at the test
- *           (a preemptible reader may have migrated since it began; the
- *           compiler may read it there)
+ *           blocking guard while gen[k] is g, odd).  `this` is
+ *           raw_smp_processor_id() as it is at the test (a preemptible
+ *           reader may have migrated since it began; the compiler may
+ *           read it there)
  *  sum      loop: b = base (acquire); s = b + cpu_sum() of every possible
  *           CPU; smp_rmb(); until base == b (a set moved it: read again).
  *           No lock, in any context
@@ -71,7 +73,7 @@
  *     add (between its read and cmpxchg, anywhere in its fold), adds on
  *     the fast path or folding, then (NCPU 2) adds 1 (folding after the
  *     fast path; on the fast path after the fold: a gen ABA if
- *     this_cpu_inc() were a load and a store) and sums
+ *     __this_cpu_inc() were a load and a store) and sums
  *  2  set() on CPU 0, an NMI's add anywhere in it, on the fast path or
  *     folding, then a sum (NCPU 3: on the fast path, no sum); an add on
  *     the fast path (-1) or folding (1) (NCPU 3: folding), then a sum, on
@@ -83,15 +85,14 @@
  *  3  slow-path limited adds, one per CPU, racing with each other and with
  *     their folds; CPU 0's NMI adds -1 (on the fast path) or -6 (folding,
  *     wherever it lands) anywhere in CPU 0's
- *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded) racing with a folding
- *     add on CPU 0 (and CPU 1 when NCPU is 3) and with an NMI's sum on
- *     CPU 0.  NCPU 2: cpu_dead() runs on CPU 0, the only live CPU, and
- *     the NMI nests anywhere in it or in CPU 0's add and fold, as a debug
- *     exception (in_nmi() false: an arm64 kprobe's BPF program): its sum
- *     finds the dead CPU's gen odd in the move it interrupted (the mover
- *     is its CPU) and must return, not spin.  NCPU 3: cpu_dead() runs on
- *     CPU 1 (the mover is not the NMI's CPU: its sum takes the dead
- *     CPU's folded part)
+ *  4  cpu_dead() of CPU NCPU-1 (its delta unfolded) on CPU 0, racing with
+ *     a folding add on CPU 0 (and CPU 1 when NCPU is 3) and with a sum
+ *     nested anywhere in CPU 0's add, fold or cpu_dead(): its sum finds
+ *     the dead CPU's gen odd in the move it interrupted (the mover is its
+ *     CPU) and must return, not spin.  NCPU 2: the nested context is a
+ *     debug exception (in_nmi() false: an arm64 kprobe's BPF program).
+ *     NCPU 3: an NMI, which must not take CPU 1's fold in flight for the
+ *     move it interrupted
  *  5  sync() on CPU 0, an NMI's add (fast path or folding) anywhere in it;
  *     a folding add on CPU 1 (and CPU 2)
  *
@@ -152,6 +153,10 @@
  *     not the NMI's: without the mover the sum of a debug exception there
  *     (in_nmi() false) spins for the move_dead() it interrupted (an
  *     invalid end state).
+ *  MOVER_ANY_CPU (scenario 4, NCPU 3): an NMI nested in move_dead() on
+ *     CPU 0 finds CPU 1's gen odd in a fold and, the mover being its CPU,
+ *     takes it as its own move: it reads CPU 1's delta before the xchg
+ *     and its folded part after the add, and counts the delta twice.
  *  MOVE_DEAD_FOLDED_FIRST (scenario 4, NCPU 2): with the mover, an NMI
  *     between move_dead()'s add to the folded part and its reset of the
  *     delta returns both: the dead CPU's delta counted twice.  Taking the
@@ -195,6 +200,7 @@
  *  (move_dead() sets no mover)        NO_MOVER                     4
  *  (move_dead(): folded, then delta)  MOVE_DEAD_FOLDED_FIRST       4
  *  (nested fold: fbc->count alone)    NESTED_FOLD_TO_COUNT         1
+ *  (mover: any CPU's odd gen its own) MOVER_ANY_CPU                4 (3 CPUs)
  *  (NMI, odd gen: folded + delta)     NMI_TAKES_DELTA              1
  */
 
@@ -243,6 +249,16 @@ bit gset;		/* set() stored its base */
 byte gpre;		/* the adds begun when set() stored its base */
 
 #define BIT(id)		(1 << (id))
+/*
+ * Is CPU @i's odd gen a fold or move that CPU @me makes (if the reader is
+ * nested in it)?  Its own, or the dead CPU's that it moves (the mover and
+ * the moved CPU; -DMUTANT_MOVER_ANY_CPU: any CPU's, once it is the mover)
+ */
+#ifdef MUTANT_MOVER_ANY_CPU
+#define NESTED(i, me)	((i) == (me) || mover == (me))
+#else
+#define NESTED(i, me)	((i) == (me) || (mover == (me) && offline[i]))
+#endif
 #define FITS(v)		((v) <= B && (v) >= -B)
 #define FULL(v)		((v) >= B || (v) <= -B)	/* abs(v) >= batch: fold */
 
@@ -363,7 +379,7 @@ inline fold(c, a, id, in_nmi)
 {
 #ifndef MUTANT_GEN_INC_PLAIN
 	/*
-	 * __this_cpu_read(gen), then this_cpu_inc(gen), one RMW: an NMI
+	 * __this_cpu_read(gen), then __this_cpu_inc(gen), one RMW: an NMI
 	 * between them folds in full, as one before both would
 	 */
 	d_step {
@@ -569,9 +585,9 @@ inline cpu_sum(me, irq, innmi, acc, sg, gacc)
 			fi
 #if defined(MUTANT_READER_SHORTCUT_ANY_CONTEXT)
 		/* Odd, whatever the context: a preemptible reader too */
-		:: (gn & 1) == 1 && (i == me || mover == me) ->
+		:: (gn & 1) == 1 && NESTED(i, me) ->
 #else
-		:: (gn & 1) == 1 && irq && (i == me || mover == me) ->
+		:: (gn & 1) == 1 && irq && NESTED(i, me) ->
 #endif
 			/*
 			 * Its own CPU's fold, or the move_dead() it runs
@@ -583,7 +599,7 @@ inline cpu_sum(me, irq, innmi, acc, sg, gacc)
 				y = 0; gs = 0; gn = 0; yf = 0; gf = 0; gms = 0; i++
 			};
 			break
-		:: (gn & 1) == 1 && innmi && !(i == me || mover == me) ->
+		:: (gn & 1) == 1 && innmi && !(irq && NESTED(i, me)) ->
 			/*
 			 * An NMI never waits: the folded part alone (with the
 			 * delta, read before, it could count the delta twice)
@@ -880,11 +896,11 @@ inline cpu_dead(d, me)
 #elif SCENARIO == 4
 #define DEAD	(NCPU - 1)
 /*
- * NCPU 2: on CPU 0, the only live CPU: the NMI may nest in it, and its
- * sum takes the dead CPU's odd gen as the move it interrupted.  NCPU 3:
- * on CPU 1: the NMI's sum waits for the move
+ * On CPU 0, where the NMI (NCPU 2: a debug exception) may nest in it, and
+ * its sum takes the dead CPU's odd gen as the move it interrupted; NCPU 3:
+ * not CPU 1's odd gen in its fold
  */
-#define DEADON	(NCPU - 2)
+#define DEADON	0
 #define TASK0	add(0, 2, 2, 0)
 #define NMI0	sum(s, 1, 0)
 #define OTHER	cpu_dead(DEAD, DEADON)	/* its hotplug callback */
