@@ -26,6 +26,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <linux/futex.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
@@ -100,13 +101,31 @@ static void cg_signal_exit(int sig)
 	exit(128 + sig);
 }
 
+/* CPUACCT_CG_ROOT: a cgroup v1 hierarchy, which has a tasks file */
+static int cg_use_root(const char *dir)
+{
+	char tasks[PATH_MAX];
+
+	if (snprintf(cg_root, sizeof(cg_root), "%s", dir) >= (int)sizeof(cg_root) ||
+	    snprintf(tasks, sizeof(tasks), "%s/tasks", dir) >= (int)sizeof(tasks) ||
+	    access(tasks, F_OK)) {
+		cg_root[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
 int cg_setup(void)
 {
+	const char *root = getenv("CPUACCT_CG_ROOT");
+
 	cg_owner = getpid();
 	atexit(cg_cleanup);
 	signal(SIGINT, cg_signal_exit);
 	signal(SIGTERM, cg_signal_exit);
 
+	if (root)
+		return cg_use_root(root);
 	if (!find_mount())
 		return 0;
 
@@ -1152,6 +1171,7 @@ static const char * const pp_errors[PP_E_NR] = {
 	[PP_E_PING2]	= "A: a round trip after the move failed",
 	[PP_E_QUIT]	= "A: cannot tell B to quit",
 	[PP_E_REAP_B]	= "A: B failed, or cannot be reaped",
+	[PP_E_KICK]	= "A: cannot open the file to kick",
 };
 
 const char *pp_strerror(int err)
@@ -1211,11 +1231,13 @@ static void pp_task_b(const struct pp_spec *spec, int ping_rd, int pong_wr,
 		      int res_wr, int xcpu)
 {
 	struct pp_report r = { .who = 'B' };
+	int cpu = spec->b_apart ? spec->b_cpu : spec->cpu;
 
 	/* In a group of its own: pinned again, as A is */
-	if (spec->b_cg && (cg_enter(spec->b_cg, getpid()) ||
-			   (spec->cpu >= 0 && pin_to_cpu(spec->cpu))))
+	if (spec->b_cg && cg_enter(spec->b_cg, getpid()))
 		r.err = PP_E_ENTER;
+	else if ((spec->b_cg || spec->b_apart) && cpu >= 0 && pin_to_cpu(cpu))
+		r.err = PP_E_PIN;
 	r.sw[0] = task_switches();
 	if (!r.err)
 		r.err = pp_echo(ping_rd, pong_wr, true);
@@ -1226,8 +1248,42 @@ static void pp_task_b(const struct pp_spec *spec, int ping_rd, int pong_wr,
 	_exit(0);
 }
 
-long pp_rounds(int ping_wr, int pong_rd, long rounds, uint64_t duration_ns,
-	       uint64_t *elapsed_ns)
+/* Shared by the pairs of pingpong_many() and their caller */
+struct pp_pairs {
+	int ready;		/* A's at the start line (a futex) */
+	int go;			/* set once all are (a futex) */
+	int stop;
+	long rounds[];		/* pair i's round trips so far */
+};
+
+/* Sleep if *@word is still @val, until woken (a futex of shared memory) */
+static void futex_wait(int *word, int val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake_all(int *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* A of a run of pairs at the start line; with @wait, waits for the start. */
+static void pp_arrive(struct pp_pairs *run, bool wait)
+{
+	INC(run->ready);
+	futex_wake_all(&run->ready);
+	while (wait && !GET(run->go))
+		futex_wait(&run->go, 0);
+}
+
+/*
+ * A's round trips, as pp_rounds() runs them; with @kick_fd >= 0, each
+ * after a write of "1" to it; in a run of pairs (@run), until @run->stop,
+ * counted as they go in @run->rounds[@id].
+ */
+static long pp_loop(int ping_wr, int pong_rd, long rounds,
+		    uint64_t duration_ns, uint64_t *elapsed_ns, int kick_fd,
+		    struct pp_pairs *run, int id)
 {
 	uint64_t start = 0, now = 0;
 	long i;
@@ -1235,13 +1291,21 @@ long pp_rounds(int ping_wr, int pong_rd, long rounds, uint64_t duration_ns,
 	if (elapsed_ns || duration_ns)
 		start = now_ns();
 	now = start;
-	for (i = 0; duration_ns || i < rounds; i++) {
+	for (i = 0; run || duration_ns || i < rounds; i++) {
+		if (run) {
+			if (GET(run->stop))
+				break;
+			/* Its one reader only adds them up: a plain store */
+			__atomic_store_n(&run->rounds[id], i, __ATOMIC_RELAXED);
+		}
 		/* Check the clock rarely: it may be a slow system call. */
 		if (duration_ns && !(i & 63)) {
 			now = now_ns();
 			if (now - start >= duration_ns)
 				break;
 		}
+		if (kick_fd >= 0 && write(kick_fd, "1", 1) != 1)
+			return -1;
 		if (pp_xfer(ping_wr, pong_rd, PP_PING, PP_PONG))
 			return -1;
 	}
@@ -1253,16 +1317,25 @@ long pp_rounds(int ping_wr, int pong_rd, long rounds, uint64_t duration_ns,
 	return i;
 }
 
+long pp_rounds(int ping_wr, int pong_rd, long rounds, uint64_t duration_ns,
+	       uint64_t *elapsed_ns)
+{
+	return pp_loop(ping_wr, pong_rd, rounds, duration_ns, elapsed_ns, -1,
+		       NULL, 0);
+}
+
 /*
  * A, forked with the caller's affinity, @mask its own; with @xcpu >= 0,
  * it and B exit on @xcpu, where the caller waits for A (reap_exact()).
+ * In a run of pairs (pingpong_many()), pair @id of @run.
  */
 static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
-		      int xcpu, int res_wr)
+		      int xcpu, int res_wr, struct pp_pairs *run, int id)
 {
 	struct pp_report r = { .who = 'A' };
 	struct task_total bt = { 0 };
-	int ping[2], pong[2], status;
+	int ping[2], pong[2], status, kick = -1;
+	bool arrived = false;
 	uint64_t elapsed;
 	pid_t b;
 
@@ -1289,6 +1362,15 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 		r.err = PP_E_PIN;
 		goto out;
 	}
+	if (spec->kick) {
+		kick = open(spec->kick, O_WRONLY);
+		if (kick < 0) {
+			ksft_print_msg("open %s: %s\n", spec->kick,
+				       strerror(errno));
+			r.err = PP_E_KICK;
+			goto out;
+		}
+	}
 	if (pipe(ping) || pipe(pong)) {
 		r.err = PP_E_PIPE;
 		goto out;
@@ -1311,8 +1393,12 @@ static void pp_task_a(const struct pp_spec *spec, const cpu_set_t *mask,
 		r.err = PP_E_B_READY;
 		goto quit;
 	}
-	r.rounds = pp_rounds(ping[1], pong[0], spec->rounds,
-			     spec->duration_ns, &r.elapsed_ns);
+	if (run) {
+		pp_arrive(run, true);
+		arrived = true;
+	}
+	r.rounds = pp_loop(ping[1], pong[0], spec->rounds, spec->duration_ns,
+			   &r.elapsed_ns, kick, run, id);
 	if (r.rounds < 0) {
 		r.err = PP_E_PING;
 		goto quit;
@@ -1354,6 +1440,9 @@ quit:
 		r.err = r.err ?: PP_E_REAP_B;
 	r.b_total_sw = bt.switches;
 out:
+	/* Failed before the start line: the others must not wait for it */
+	if (run && !arrived)
+		pp_arrive(run, false);
 	if (xcpu >= 0)
 		become_fifo_on(xcpu);
 	pp_send(res_wr, &r);
@@ -1388,7 +1477,7 @@ int pingpong(const struct pp_spec *spec, struct pp_result *res)
 	}
 	if (!a) {
 		close(res_pipe[0]);
-		pp_task_a(spec, &mask, xcpu, res_pipe[1]);
+		pp_task_a(spec, &mask, xcpu, res_pipe[1], NULL, 0);
 	}
 	close(res_pipe[1]);
 	res_pipe[1] = -1;
@@ -1429,6 +1518,91 @@ out:
 		close(res_pipe[1]);
 	if (spec->exact && become_normal(&mask))
 		err = -1;
+	return err;
+}
+
+/* The round trips of the @n pairs of @run so far */
+static long pp_pairs_rounds(struct pp_pairs *run, int n)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += __atomic_load_n(&run->rounds[i], __ATOMIC_RELAXED);
+	return sum;
+}
+
+int pingpong_many(const struct pp_spec *specs, int n, uint64_t duration_ns,
+		  long *rounds, uint64_t *elapsed_ns)
+{
+	size_t size = sizeof(struct pp_pairs) + n * sizeof(long);
+	int res_pipe[2], i, started, ready, status, got = 0, err = 0;
+	struct pp_pairs *run;
+	struct pp_report r;
+	cpu_set_t mask;
+	uint64_t start;
+	pid_t *pids;
+	long first;
+
+	*rounds = 0;
+	*elapsed_ns = 0;
+	pids = calloc(n, sizeof(*pids));
+	if (!pids || task_affinity(0, &mask) || pipe(res_pipe)) {
+		free(pids);
+		return -1;
+	}
+	run = cg_shared(size);
+	/* Or the children would inherit, and might print, our buffer. */
+	fflush(stdout);
+	for (started = 0; started < n; started++) {
+		pids[started] = fork();
+		if (pids[started] < 0) {
+			err = -1;
+			break;
+		}
+		if (!pids[started]) {
+			close(res_pipe[0]);
+			pp_task_a(&specs[started], &mask, -1, res_pipe[1], run,
+				  started);
+		}
+	}
+	close(res_pipe[1]);
+
+	/* Every B ready and every A at the start line: go */
+	while ((ready = GET(run->ready)) < started)
+		futex_wait(&run->ready, ready);
+	SET(run->go, 1);
+	futex_wake_all(&run->go);
+	/*
+	 * Counted after a warm-up: the round trips under way when the count
+	 * starts, which it counts, are then about as many as those under way
+	 * when it ends, which it does not.
+	 */
+	sleep_ms(duration_ns / 10 / 1000000);
+	start = now_ns();
+	first = pp_pairs_rounds(run, started);
+	sleep_ms(duration_ns / 1000000);
+	*rounds = pp_pairs_rounds(run, started) - first;
+	*elapsed_ns = now_ns() - start;
+	SET(run->stop, 1);
+
+	while (read(res_pipe[0], &r, sizeof(r)) == sizeof(r)) {
+		got++;
+		if (r.err) {
+			ksft_print_msg("ping-pong task %c: %s\n",
+				       r.who, pp_strerror(r.err));
+			err = -1;
+		}
+	}
+	close(res_pipe[0]);
+	for (i = 0; i < started; i++)
+		if (waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			err = -1;
+	if (got != 2 * started)
+		err = -1;
+	free(pids);
+	munmap(run, size);
 	return err;
 }
 

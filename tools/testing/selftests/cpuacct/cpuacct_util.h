@@ -79,6 +79,12 @@ extern char cg_root[];
  * Find the cgroup v1 hierarchy with cpuacct in /proc/mounts, or mount one
  * on a temporary directory (unmounted at exit).  Returns 0 on success, -1
  * if cpuacct is unavailable.
+ *
+ * With CPUACCT_CG_ROOT set in the environment, the cgroup v1 hierarchy
+ * mounted there instead, whatever its controllers (-1 if it is not one):
+ * for a benchmark's groups in another layout, such as the cpu controller
+ * alone on a kernel without cpuacct, where no cpuacct file exists.  The
+ * tests expect cpuacct's files in it.
  */
 int cg_setup(void);
 /* Does the kernel have cpuacct.nr_switches? */
@@ -236,13 +242,22 @@ int cg_read_stable(char **cgs, int n, const char *file, uint64_t *vals,
  * first allowed one), where they are waited for with reap_exact(), so
  * their whole lives' switches are known too: with B born in the group,
  * the group was charged all of B's and A's from its entering on.
+ *
+ * For the benchmarks, other switches in between: with @b_apart, B pins
+ * itself to @b_cpu instead (before its ready byte), so that each CPU goes
+ * idle between its task's switches; with @kick, A writes "1" to that file
+ * before each round trip (/proc/sys/vm/stat_refresh queues a work item on
+ * every CPU and waits for it: a kworker runs on @cpu in between).
  */
 struct pp_spec {
 	const char *cg;		/* NULL: stay in the caller's group */
 	const char *b_cg;	/* B's group; NULL: A's */
 	int cpu;		/* -1: do not pin */
+	bool b_apart;		/* B on @b_cpu, not on @cpu */
+	int b_cpu;
 	long rounds;
 	uint64_t duration_ns;	/* if set, run for this long instead */
+	const char *kick;
 	const char *move_cg;
 	long rounds2;
 	bool exact;		/* the totals of pp_result (exact_exit_available()) */
@@ -264,6 +279,16 @@ struct pp_result {
 
 /* Runs the ping-pong and reaps both tasks; returns 0 if all went well. */
 int pingpong(const struct pp_spec *spec, struct pp_result *res);
+/*
+ * @n ping-pongs at once, pair i as pingpong() would run @specs[i] (without
+ * @exact, @move_cg, @rounds or @duration_ns): every A waits for its B and
+ * then for the others, all start together and all stop together, after a
+ * tenth of @duration_ns of warm-up and @duration_ns of run.  *@rounds: the
+ * round trips of all the pairs together in the run, which took
+ * *@elapsed_ns.  Returns 0 if all went well.
+ */
+int pingpong_many(const struct pp_spec *specs, int n, uint64_t duration_ns,
+		  long *rounds, uint64_t *elapsed_ns);
 
 /*
  * The two sides of every ping-pong of these tests, one byte each way per
@@ -284,7 +309,7 @@ int pp_quit(int wfd);
 enum pp_error {
 	PP_E_NONE, PP_E_READY, PP_E_READ, PP_E_PONG, PP_E_PIN,
 	PP_E_ENTER, PP_E_PIPE, PP_E_FORK, PP_E_B_READY, PP_E_PING,
-	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B, PP_E_NR
+	PP_E_MOVE, PP_E_PING2, PP_E_QUIT, PP_E_REAP_B, PP_E_KICK, PP_E_NR
 };
 
 const char *pp_strerror(int err);
