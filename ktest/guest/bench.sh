@@ -4,8 +4,13 @@
 # One benchmark job, of a row of the experiment table
 # (ktest/bench/experiments.tsv, here /etc/ktest/bench-experiments.tsv:
 # its job column); results are "# bench: name=value unit" lines.
-#   bench.sh ctxsw RUN_MS RUNS DEPTHS...   pipe ping-pong vs cgroup depth,
-#                                          and across groups
+#   bench.sh ctxsw RUN_MS RUNS OPTS...     pipe ping-pong by where the two
+#                                          tasks' groups are (OPTS: those of
+#                                          ctxsw_bench, lists ':'-separated),
+#                                          cpuacct mounted alone
+#   bench.sh ctxsw-co RUN_MS RUNS OPTS...  the same with cpu and cpuacct
+#                                          co-mounted (cpu alone without
+#                                          cpuacct)
 #   bench.sh pcpu BENCH_MS                 percpu_counter module benchmarks
 #   bench.sh mmap RUN_MS                   the mmap/munmap loop of Shaohua
 #                                          Li, "percpu_counter: use atomic64
@@ -38,11 +43,32 @@ fi
 echo "# experiment $name: job $exp $*"
 
 case $exp in
-ctxsw)
+ctxsw | ctxsw-co)
+	# The rows of ctxsw_bench -h in one of two cgroup v1 layouts. ctxsw:
+	# cpuacct alone, as /init mounts it (no groups without cpuacct: depth
+	# 0 only). ctxsw-co: cpu and cpuacct in one hierarchy, as systemd and
+	# kubelet mount them; without cpuacct, cpu alone and the same groups
+	# (the cost of the cpu controller's groups: the limit).
 	run_ms=$1 runs=$2
 	shift 2
-	# -x: also the two tasks in different groups (siblings, cousins)
-	/kselftest/cpuacct/ctxsw_bench -x -t "$run_ms" -r "$runs" -d "$(echo "$@" | tr ' ' ,)"
+	prefix=ctxsw_
+	if [ "$exp" = ctxsw-co ]; then
+		cg=/sys/fs/cgroup/cpu,cpuacct
+		ctl=cpu,cpuacct
+		grep -q '^cpuacct[[:space:]]' /proc/cgroups || ctl=cpu
+		# A controller is in one hierarchy at a time: /init's goes, as
+		# it has no groups (the mount waits until it has gone).
+		umount /sys/fs/cgroup/cpuacct 2>/dev/null &&
+			rmdir /sys/fs/cgroup/cpuacct
+		mkdir -p $cg
+		mount -t cgroup -o $ctl $ctl $cg || exit 1
+		echo "# layout: $ctl at $cg"
+		export CPUACCT_CG_ROOT=$cg
+		prefix=ctxsw_co_
+	fi
+	# The table separates arguments with commas, a list's items with ':'
+	/kselftest/cpuacct/ctxsw_bench -p $prefix -t "$run_ms" -r "$runs" \
+		$(printf '%s ' "$@" | tr : ,)
 	;;
 pcpu)
 	insmod /lib/modules/ktest/percpu_counter_test.ko bench_only=1 bench_ms="$1" ||
