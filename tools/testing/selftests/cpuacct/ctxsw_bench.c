@@ -13,7 +13,8 @@
  *   rr<N>        N pairs at once on the one CPU, each in a group of its
  *                own at depth 4, laid out as kubelet lays out pods on
  *                cgroup v1: kubepods/burstable/pod<k>/ctr, this run's top
- *                group standing for kubepods; the pairs' rates added up
+ *                group standing for kubepods; the round trips of all the
+ *                pairs together, over one interval (pingpong_many())
  *   kthread      one group at depth 4, and a workqueue item per round
  *                trip: A writes to /proc/sys/vm/stat_refresh, which runs
  *                a kworker (of the root group) on every CPU, ours included
@@ -175,7 +176,7 @@ static __printf(3, 4) struct pp_spec *row(int cpu, unsigned long long run_ns,
 					  const char *fmt, ...)
 {
 	struct run *r = &runs[nr_runs++];
-	int n = snprintf(r->label, sizeof(r->label), "%s", prefix);
+	int n = snprintf(r->label, sizeof(r->label), "%.31s", prefix);
 	va_list ap;
 
 	va_start(ap, fmt);
