@@ -17,6 +17,65 @@ OWNED_DIRS="Documentation include kernel lib tools"
 step() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The usage of each script is written once, at its top: the comment
+# block from its "# usage: SCRIPT ..." line to the first line that is a
+# lone "#" or not a comment.  usage prints it, without the "# ", and
+# the output directory they share.
+usage() {
+	sed -n '/^# usage:/,/^#$/{/^#$/q;/^#/!q;s/^# \{0,1\}//;p}' "$0"
+	echo "BUILD=DIR: the tooling's output directory (default: build/ of this"
+	echo "tree; now $BUILD)"
+}
+
+# usage_error WHAT...: "SCRIPT: WHAT", then the usage, on stderr; exit 2.
+usage_error() {
+	{
+		printf '%s: %s\n' "$(realpath -m --relative-to="$TOP" "$0")" "$*"
+		usage
+	} >&2
+	exit 2
+}
+
+# usage_opt O "$@": the default case of a getopts loop in silent mode
+# (":OPTSTRING", O its variable), given the script's arguments: -h and
+# --help print the usage and exit 0; an unknown option, or one missing
+# its argument, is a usage error.
+usage_opt() {
+	local o=$1 word
+	shift
+	word=${!OPTIND:-}
+	case $o$OPTARG in
+	'?h') usage; exit 0 ;;
+	'?-')
+		case $word in
+		--help) usage; exit 0 ;;
+		--?*) usage_error "unknown option $word" ;;
+		esac ;;
+	:?) usage_error "option -$OPTARG needs an argument" ;;
+	esac
+	usage_error "unknown option -$OPTARG"
+}
+
+# usage_args MIN MAX "$@": for a script that takes arguments but no
+# options: -h or --help anywhere prints the usage and exits 0; an option,
+# fewer than MIN or more than MAX arguments (MAX "": any number) are a
+# usage error.
+usage_args() {
+	local min=$1 max=$2 a
+	shift 2
+	for a; do
+		case $a in -h | --help) usage; exit 0 ;; esac
+	done
+	for a; do
+		case $a in -?*) usage_error "unknown option $a" ;; esac
+	done
+	[ $# -ge "$min" ] || usage_error "missing argument"
+	[ -z "$max" ] || [ $# -le "$max" ] || {
+		shift "$max"
+		usage_error "unexpected argument $1"
+	}
+}
+
 # The source tree a variant is built from: the "# tree:" line of its
 # fragment, "patched" or "pristine".
 variant_tree() {
