@@ -1,29 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The one QEMU launcher (every target that boots a guest).
-#   qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i|-1] [-t SECS] [-a ARGS]
-#               [-k PARAMS] [-l LOG]
-# -m    guest job, passed as ktest.mode=: the guest's /init runs
-#       /etc/ktest/MODE.sh, i.e. ktest/guest/MODE.sh, so the modes are
-#       check (default), demo, bench, stress, mutant, keyflip and modloop; shell
-#       is /init's own (an interactive shell, no log, no result)
-# -i    -icount shift=0,sleep=off: guest time counts instructions, so
-#       single-CPU costs repeat exactly (needs one TCG thread). The RTC
-#       starts at a fixed date and runs on guest time: seeded from the host
-#       clock, the guest's RNG (hash seeds, ASLR) varied results by ~0.03%.
-# -1    one TCG thread for all vCPUs, without icount (default: one per
-#       vCPU, which can miss cross-vCPU code patching: keyflip/control.sh)
-# -a    comma-separated arguments for the guest job
-# -k    extra kernel parameters (e.g. nohz_full=1)
-# The console is copied to LOG (default build/logs/VARIANT-MODE.log); a
-# guest still running after SECS is killed and the console tail printed.
-# Exit 0 only when the guest job ran to its end and exited 0.
+# usage: ktest/run/qemu-run.sh [-v VARIANT] [-m MODE] [-s SMP] [-i|-1]
+#                              [-t SECS] [-a ARGS] [-k PARAMS] [-l LOG]
+# Boot VARIANT's kernel and initramfs in QEMU (TCG) and run one guest job
+# on it; exit 0 only when the job ran to its end and exited 0.
+#   -v VARIANT  build/VARIANT's kernel and initramfs (default patched)
+#   -m MODE     the guest job, ktest/guest/MODE.sh: check (default), demo,
+#               bench, stress, mutant, keyflip, modloop; or shell, an
+#               interactive shell (no log, no result)
+#   -s SMP      vCPUs (default 2)
+#   -i          -icount shift=0,sleep=off: guest time counts instructions,
+#               so single-CPU costs repeat exactly; fixed RTC date
+#   -1          one TCG thread for all vCPUs, without icount (default: one
+#               per vCPU)
+#   -t SECS     kill the guest after SECS and print the console tail
+#               (default 900)
+#   -a ARGS     comma-separated arguments of the guest job
+#   -k PARAMS   extra kernel parameters (e.g. nohz_full=1)
+#   -l LOG      the console's copy (default build/logs/VARIANT-MODE.log)
+#   -h          this help
+# Environment: QUIET=1 writes the console to LOG only (default: also to
+# stdout).
+#
+# The one QEMU launcher (every target that boots a guest).  MODE becomes
+# ktest.mode=: the guest's /init runs /etc/ktest/MODE.sh.  -i: the RTC
+# runs on guest time, since seeded from the host clock the guest's RNG
+# (hash seeds, ASLR) varied results by ~0.03%.  -1: one thread per vCPU
+# can miss cross-vCPU code patching (keyflip/control.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 variant=patched mode=check smp=2 icount= single= secs=900 args= kparams= log=
-while getopts "v:m:s:i1t:a:k:l:" o; do
+while getopts ":v:m:s:i1t:a:k:l:" o; do
 	case $o in
 	v) variant=$OPTARG ;;
 	m) mode=$OPTARG ;;
@@ -34,9 +43,11 @@ while getopts "v:m:s:i1t:a:k:l:" o; do
 	a) args=$OPTARG ;;
 	k) kparams=$OPTARG ;;
 	l) log=$OPTARG ;;
-	*) exit 2 ;;
+	*) usage_opt "$o" "$@" ;;
 	esac
 done
+shift $((OPTIND - 1))
+[ $# = 0 ] || usage_error "unexpected argument $1"
 [ "$mode" = shell ] || [ -f "$TOP/ktest/guest/$mode.sh" ] ||
 	die "no guest job '$mode': modes are shell and ktest/guest/*.sh"
 out=$BUILD/$variant
