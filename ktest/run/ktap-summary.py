@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-#
-# ktap-summary.py LOG...: count the KTAP results in each LOG (a guest's
-# console, or a section of host checks) and end with one line
-#   N passed, N failed[, N skipped]
-# over them all, after one such line per LOG ("LOG: N passed, ...") when
-# there are several.  Counted over the leaf tests: a result with subtests
-# counts through them, except that a failed parent whose subtests all
-# passed (a test program that crashed, timed out or lost results) is one
-# failure, and so is a subtest whose plan promised more results than it
-# printed.
-# Exit 1 on any failure, on a log whose job did not finish ("ktest: MODE
-# done" missing: hang or panic) or exited non-zero ("ktest: MODE done,
-# exit N", printed by the guest's /init), on a kernel splat on a guest
-# console, or when no test ran.
+"""usage: ktest/run/ktap-summary.py LOG...
+Count the KTAP results of each LOG (a guest's console, or a section of
+host checks) and end with one line "N passed, N failed[, N skipped]"
+over them all (after one such line per LOG when there are several).
+Exit 1 on any failure, on a job that did not finish or exited non-zero,
+on a kernel splat on a guest console, or when no test ran.
+"""
+# Counted over the leaf tests: a result with subtests counts through
+# them, except that a failed parent whose subtests all passed (a test
+# program that crashed, timed out or lost results) is one failure, and so
+# is a subtest whose plan promised more results than it printed.  A job
+# that did not finish has no "ktest: MODE done" line (hang or panic); one
+# that exited non-zero, "ktest: MODE done, exit N" (the guest's /init).
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import usage  # noqa: E402
+
+logs = usage.parse(__doc__, sys.argv[1:], nargs=(1, None))[1]
 
 START = re.compile(r'^ktest: \S+ start$')
 DONE = re.compile(r'^ktest: \S+ done(?:, exit (\d+))?')
@@ -85,7 +90,7 @@ def counts(passed, failed, skipped):
 
 
 passed = failed = skipped = 0
-for log in sys.argv[1:]:
+for log in logs:
 	lines = open(log, errors='replace').read().splitlines()
 	# The job's own KTAP lies between its start and done lines.
 	start = next((i for i, l in enumerate(lines) if START.match(l)), -1)
@@ -106,7 +111,7 @@ for log in sys.argv[1:]:
 		print(f'FAILED: {log}: kernel splat on the console:\n  ' +
 		      '\n  '.join(splats[:10]))
 		f += 1
-	if len(sys.argv) > 2:
+	if len(logs) > 1:
 		print(f'{os.path.basename(log)}: {counts(p, f, s)}')
 	passed, failed, skipped = passed + p, failed + f, skipped + s
 
