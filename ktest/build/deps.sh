@@ -1,19 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what the pipeline needs on Debian 12 (by package name, as root),
-# only when something is missing.
+# usage: ktest/build/deps.sh [ARCH...]
+# Install the Debian 12 packages the pipeline needs, only those missing,
+# as root; as non-root, name them and fail.
+#   ARCH  i386 or arm64: also what that arch's guests need (its cross
+#         compiler and libc for the static kselftests, arm64's QEMU);
+#         x86_64 (the host's) needs nothing more
+# Environment: KSRC=DIR, a base tree of your own: linux-source-6.12 is
+#   not needed then (default: unset)
 set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+usage_args 0 "" "$@"
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
       rsync git ccache python3 perl kmod busybox-static qemu-system-x86
       gnuplot-nox spin"
-# deps.sh [ARCH...]: also what i386 or arm64 guests need (cross compilers
-# and their libc for the static kselftests, the arm64 emulator).
 for a in "$@"; do
 	case $a in
 	i386) pkgs="$pkgs gcc-i686-linux-gnu libc6-dev-i386-cross" ;;
 	arm64) pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm" ;;
+	x86_64) ;;
+	*) usage_error "unknown ARCH $a" ;;
 	esac
 done
 # linux-source-6.12 is the default base; KSRC replaces it.

@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build/initramfs.sh VARIANT [MODULE.ko...]: build/VARIANT/initramfs.cpio with
-# busybox, the guest scripts (ktest/guest), VARIANT's kselftests and test
-# modules (for ARCH-VARIANT, ARCH's busybox, fetched once).  Each MODULE
-# given goes to /lib/modules/ for a job of its own to load (keyflip/control.sh):
-# nothing but the arguments puts it there, so no later initramfs has it.
+# usage: ktest/build/initramfs.sh VARIANT [MODULE.ko...]
+# Write build/VARIANT/initramfs.cpio: busybox, the guest scripts
+# (ktest/guest), VARIANT's kselftests and test modules (tests.sh).
+#   VARIANT    as kernel.sh's; for ARCH-VARIANT, ARCH's busybox (fetched
+#              once)
+#   MODULE.ko  also in /lib/modules/, for a job of its own to load
+#              (keyflip/control.sh); no later initramfs has it
+#
 # Written with the kernel's own usr/gen_init_cpio, so no root is needed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 1 "" "$@"
 
-variant=${1:?usage: build/initramfs.sh VARIANT [MODULE.ko...]}
+variant=$1
 shift
 out=$BUILD/$variant
 arch_of "$variant"

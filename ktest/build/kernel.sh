@@ -1,17 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build/kernel.sh VARIANT: configure (tinyconfig + ktest/configs/common.config +
-# every selftest target's config [+ ktest/configs/arch/ARCH.config] + the
-# fragments ktest/configs/variants/VARIANT.config includes + ktest/configs/variants/VARIANT.config) and
-# build the boot image, modules and uapi headers in build/VARIANT.
-# VARIANT may name an architecture (i386-patched, arm64-base: lib.sh's
-# arch_of); the config is only regenerated when a fragment changed, so
-# reruns are incremental.
+# usage: ktest/build/kernel.sh VARIANT
+# Configure and build VARIANT's kernel in build/VARIANT: the boot image,
+# modules and uapi headers; reruns are incremental.
+#   VARIANT  ktest/configs/variants/VARIANT.config; ARCH-VARIANT
+#            (i386-patched, arm64-base) cross-builds it for ARCH
+# Environment: JOBS=N, make -j (default: nproc)
+#
+# The configuration: tinyconfig + ktest/configs/common.config + every
+# selftest target's config [+ ktest/configs/arch/ARCH.config] + the
+# fragments ktest/configs/variants/VARIANT.config includes + that
+# fragment, regenerated only when a fragment changed.  The arch is
+# lib.sh's arch_of.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 1 1 "$@"
 
-variant=${1:?usage: build/kernel.sh VARIANT}
+variant=$1
 src=$(variant_tree "$variant")
 arch_of "$variant"
 out=$BUILD/$variant

@@ -1,15 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: ktest/build/prepare-src.sh
 # Lay out the two source trees every variant builds from:
-#   build/src/linux          the base tree, untouched (Debian's
-#                            linux-source-6.12, or a copy of $KSRC)
+#   build/src/linux          the base tree, untouched
 #   build/src/linux-patched  a hard-link farm of it with the series on top
+# Environment:
+#   KSRC=DIR      a 6.12.y tree to copy as the base (never modified; no
+#                 .config in it); default: Debian's linux-source-6.12
+#   TARBALL=FILE  that package's tarball (default
+#                 /usr/src/linux-source-6.12.tar.*)
+#
 # Refuses a base that is not 6.12, an owned file whose upstream copy moved
 # on, and a patch that does not apply. Only files whose content changed are
 # rewritten, so kbuild rebuilds just what the series touched.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 
 TARBALL=${TARBALL:-$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n1 || true)}
 stamp=$BUILD/src/.source

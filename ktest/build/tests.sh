@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build/tests.sh VARIANT: the guest's test payload.
+# usage: ktest/build/tests.sh VARIANT
+# Build the guest's test payload against VARIANT's kernel (built first):
 #   build/VARIANT/kselftest  the series' kselftests, static, installed the
 #                            kselftest way (kselftest-list.txt), built
 #                            against VARIANT's own uapi headers, so that
@@ -11,8 +12,9 @@
 #                            a module/ subdir), built with M= against VARIANT
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 1 1 "$@"
 
-variant=${1:?usage: build/tests.sh VARIANT}
+variant=$1
 out=$BUILD/$variant
 arch_of "$variant"
 hdr=$out/hdr/include
