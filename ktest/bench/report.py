@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-#
-# bench/report.py DIR: DIR/results.csv (ktest/bench/run.sh) ->
-# DIR/report.md, DIR/summary.csv and PNG plots (gnuplot). Medians with
-# min-max over the rounds; ratios patched/base and patched/nocpuacct; a
-# verdict per row.
-# bench/report.py --scale DIR: the same runs at several vCPU counts
-# (bench/run.sh scale) -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
-# per-CPU rates against vCPUs.
+"""usage: ktest/bench/report.py [--scale] DIR [KERNELVERSION]
+DIR/results.csv (ktest/bench/run.sh) -> DIR/report.md, DIR/summary.csv
+and PNG plots (gnuplot): medians with min-max over the rounds, ratios
+patched/base and patched/nocpuacct, a verdict per row.
+  --scale        the runs of bench/run.sh scale, at several vCPU counts
+                 -> DIR/report.md, DIR/scale.csv and DIR/scale.png,
+                 per-CPU rates against vCPUs
+  KERNELVERSION  the kernel version of a results.csv from before its
+                 kernel_version column (default: the rows' own)
+"""
 # The kernel version, guest arch and QEMU the report names are those its
-# rows record (columns kernel_version, arch, qemu); a results.csv from
-# before those columns takes the version as a last argument, KERNELVERSION,
-# and its report says that arch and QEMU were not recorded.
+# rows record (columns kernel_version, arch, qemu); the report of a
+# results.csv from before those columns says that arch and QEMU were not
+# recorded.
 # Runs that gave no figure (DIR/failed.txt) are listed first in the report.
 # Which experiments, in what order, under what title: the experiment table,
 # ktest/bench/experiments.tsv (ktest/bench/table.py reads it).
@@ -23,15 +25,14 @@ import subprocess
 import sys
 from collections import defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import table as exp_table  # noqa: E402
+import usage  # noqa: E402  (ktest/, on the path as table.py put it)
 
-args = sys.argv[1:]
-scale = args[:1] == ['--scale']
-if scale:
-	args = args[1:]
-if len(args) not in (1, 2):
-	sys.exit('usage: bench/report.py [--scale] DIR [KERNELVERSION]')
+flags, args = usage.parse(__doc__, sys.argv[1:], flags=('--scale',),
+			  nargs=(1, 2))
+scale = '--scale' in flags
 d = args[0]
 rows = list(csv.DictReader(open(os.path.join(d, 'results.csv'))))
 

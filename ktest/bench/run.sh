@@ -1,30 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/run.sh (make bench): the experiments of
-# ktest/bench/experiments.tsv, each row's guest job (ktest/guest/bench.sh)
-# on its kernels (base, patched, nocpuacct: the same initramfs jobs), in
-# the table's order; icount rows once per kernel, realtime rows in several
-# rounds, the kernels interleaved within each. Results:
-# build/bench/results.csv, then report.md and plots by
-# ktest/bench/report.py. ROUNDS=N runs N rounds (default 5); QUICK=1
-# runs 2, and each row's quick job; ONLY="exp ..." runs only those
-# experiments (the table's names, as
-# in results.csv); SMP=N runs the realtime rows (vcpus SMP) at N vCPUs
-# (default 2, at most the host's cores). ARCH=i386 or arm64 runs them on
-# that arch's kernels (i386-base, ...), results in build/ARCH-bench/ (the
-# kernel column still says base, patched, ...).
-#
-# bench/run.sh scale (make bench-scale): the table's scale rows (pcpu,
-# mmap), base vs patched, at 1, 2, 4, ... vCPUs up to the host's cores, the
-# CPU counts interleaved within each round too. Results in
-# build/bench-scale/: results.csv, scale.csv, report.md, scale.png.
+# usage: ktest/bench/run.sh [all|scale]
+# The experiments of ktest/bench/experiments.tsv, each row's guest job
+# (ktest/guest/bench.sh) booted on its kernels, then report.py's report.
+#   all    (make bench, the default) every row in the table's order, on
+#          base, patched, nocpuacct: icount rows once per kernel, realtime
+#          rows in rounds, the kernels interleaved within each;
+#          build/bench/ (results.csv, report.md, plots)
+#   scale  (make bench-scale) the scale rows, base vs patched, at 1, 2,
+#          4, ... vCPUs up to the host's cores, interleaved within each
+#          round too; build/bench-scale/ (results.csv, scale.csv,
+#          report.md, scale.png)
+# Environment:
+#   ROUNDS=N     rounds of the realtime rows (default 5, QUICK=1: 2)
+#   QUICK=1      each row's quick job (shorter), and 2 rounds
+#   ONLY="E..."  only the experiments named (the table's, as in
+#                results.csv; default: all)
+#   SMP=N        all: the vCPUs of the rows whose vcpus is SMP, at most
+#                the host's cores (default 2)
+#   ARCH=A       i386 or arm64: that arch's kernels (i386-base, ...), in
+#                build/ARCH-bench/ (the kernel column still says base,
+#                patched, ...); default x86_64
 #
 # A run that produces no figure (its guest failed, its module did not
 # load, ...) is reported with its log; the other runs go on, and the
 # command fails at the end.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 1 "$@"
 
 what=${1:-all}
 arch_of "${ARCH:-x86_64}-"
@@ -40,7 +44,7 @@ all)
 		die "SMP=${SMP:-}: the real-time experiments run at 1 to $cores vCPUs (this host's cores)"
 	;;
 scale) out=$BUILD/${APFX}bench-scale ;;
-*) die "usage: bench/run.sh [scale]" ;;
+*) usage_error "unknown argument $what" ;;
 esac
 kver=$(make -s -C "$SRC_PRISTINE" kernelversion 2>/dev/null) ||
 	die "no kernel tree in $SRC_PRISTINE: run 'make src'"

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-#
-# The experiment table, ktest/bench/experiments.tsv: its one reader on
-# the host (the guest's ktest/guest/bench.sh only looks a job up in it).
-#   bench/table.py rows      the rows make bench runs, tab-separated: name,
-#                            job (QUICK=1: the quick one), mode, vcpus,
-#                            kernels (space-separated), kparams, scale
-#   bench/table.py names     the experiments, in the table's order
-# Both exit non-zero, naming the line, on a table that is not as its
-# header comment says. bench/report.py imports experiments().
+"""usage: ktest/bench/table.py rows|names
+The experiment table, ktest/bench/experiments.tsv; a line that is not as
+its header comment says is named, exit 1.
+  rows   the rows make bench runs, tab-separated: name, job (QUICK=1: the
+         quick one), mode, vcpus, kernels (space-separated), kparams,
+         scale
+  names  the experiments, in the table's order
+Environment: QUICK=1, rows: each row's quick job (default: unset)
+"""
+# The table's one reader on the host (the guest's ktest/guest/bench.sh
+# only looks a job up in it); bench/report.py imports experiments().
 import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import usage  # noqa: E402
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 		     'experiments.tsv')
@@ -90,6 +96,7 @@ def experiments(path=TABLE):
 
 
 def main(args):
+	args = usage.parse(__doc__, args, nargs=(1, 1))[1]
 	if args == ['rows']:
 		quick = bool(os.environ.get('QUICK'))
 		for r in rows():
@@ -100,7 +107,7 @@ def main(args):
 	elif args == ['names']:
 		print('\n'.join(experiments()))
 	else:
-		sys.exit('usage: bench/table.py rows|names')
+		usage.error(__doc__, f'unknown argument {args[0]}')
 
 
 if __name__ == '__main__':

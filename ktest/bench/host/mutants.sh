@@ -1,17 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Does pcc-bench's correctness pass fail on the planted bugs of make mutants
-# (ktest/mutants/*.patch)?  Each is applied to a copy of the series'
-# lib/percpu_counter.c, built as pcc-bench's "patched" (build/bench-host/
-# mutant-NAME/), and checked RUNS times (default 10); one line per mutant:
-# in how many runs a check failed.  First a control, with no bug planted,
-# that must pass every run.  Exits non-zero if the control fails once or a
-# mutant is never caught.
+# usage: ktest/bench/host/mutants.sh [NAME...]
+# make bench-host-mutants: does pcc-bench's correctness pass fail on the
+# planted bugs of make mutants?  One line per mutant: in how many runs a
+# check failed; first a control, no bug planted, that must pass every run.
+# Exit non-zero if the control fails once or a mutant is never caught.
+#   NAME       ktest/mutants/NAME.patch (default: those that change
+#              lib/percpu_counter.c, but for those that need an NMI)
+# Environment:
+#   RUNS=N     checks of each (default 10)
+#   THREADS=N  pcc-bench check -t N (default: pcc-bench's)
 #
-#   ktest/bench/host/mutants.sh [NAME...]   RUNS=N THREADS=N (check -t)
+# Each mutant is applied to a copy of the series' lib/percpu_counter.c,
+# built as pcc-bench's "patched" in build/bench-host/mutant-NAME/.
 set -uo pipefail
 . "$(dirname "$0")/../../lib.sh"
+usage_args 0 "" "$@"
 
 RUNS=${RUNS:-10}
 THREADS=${THREADS:-}

@@ -1,17 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-host: pcc-bench's benchmarks, base vs patched, at 1, 2, 4, ...
-# threads up to the host's cores, on this host, no QEMU; a correctness
-# pass first (a benchmark of wrong code measures nothing).  Writes
-# build/bench-host/: report.md, runs.csv (one row per run), summary.csv
-# (median, min, max per variant; ratio of the medians, range of the
-# per-round ratios), rates.png, command.txt.
+# usage: ktest/bench/host/run.sh
+# make bench-host: pcc-bench's benchmarks of lib/percpu_counter.c, base vs
+# patched, built in userspace and run on this host (no QEMU), after its
+# correctness pass; in build/bench-host/: report.md, runs.csv, summary.csv,
+# rates.png, command.txt.
+# Environment:
+#   THREADS=T,...   thread counts, e.g. 1,2,4 (default 1, 2, 4, ... up
+#                   to the host's cores)
+#   ROUNDS=N        rounds (default 5)
+#   MS=N            milliseconds per run (default 200)
+#   PCC_BENCH=FILE  that pcc-bench binary (e.g. a pcc-bench-static)
+#                   instead of a build of its own (default: unset)
 #
-#   THREADS=1,2,4 ROUNDS=5 MS=200 ktest/bench/host/run.sh
-#   PCC_BENCH=path/to/pcc-bench-static: that binary instead of a build
+# A benchmark of wrong code measures nothing: the correctness pass comes
+# first.  runs.csv has a row per run; summary.csv the median, min and max
+# per variant, the ratio of the medians and the range of the per-round
+# ratios.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
+usage_args 0 0 "$@"
 
 out=$BUILD/bench-host
 ROUNDS=${ROUNDS:-5}
