@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/api.sh: a KTAP test of checks/host.sh: the series only uses
-# interfaces that exist in v6.12 itself.
+# usage: ktest/checks/api.sh
+# A KTAP test of checks/host.sh: the series only uses interfaces that
+# exist in v6.12 itself, not only in 6.12.y stable
+# (ktest/checks/stable-only-api.txt); skipped if build/patched is not built.
 #
 # Debian's linux-source-6.12 (and any KSRC=6.12.y) has the stable
 # backports, some of which add interfaces that v6.12 lacks; building
@@ -18,6 +20,7 @@
 # what the series has been found to trip on.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

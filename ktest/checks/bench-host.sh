@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/bench-host.sh: a KTAP test of checks/host.sh: the series'
-# lib/percpu_counter.c and stock 6.12's still build in userspace
-# against ktest/bench/host/'s shim of kernel headers, and pass
-# pcc-bench's correctness pass (exactness, the sum window, limited adds
-# and their race, hotplug; a few seconds).  A change to the file that the
-# shim does not cover, or that breaks one of those checks, shows here at
-# once rather than at the next make bench-host.
+# usage: ktest/checks/bench-host.sh
+# A KTAP test of checks/host.sh: the series' lib/percpu_counter.c and
+# stock 6.12's still build in userspace against ktest/bench/host/'s shim
+# of kernel headers, and pass pcc-bench's correctness pass (a few seconds).
+#
+# The correctness pass: exactness, the sum window, limited adds and their
+# race, hotplug.  A change to the file that the shim does not cover, or
+# that breaks one of those checks, shows here at once rather than at the
+# next make bench-host.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

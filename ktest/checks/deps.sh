@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/deps.sh: a KTAP test of checks/tooling.sh: on a machine that
-# lacks a package it needs, deps.sh installs that package and exits 0, so
-# that `make` goes on.
+# usage: ktest/checks/deps.sh
+# A KTAP test of checks/tooling.sh: on a machine that lacks a package it
+# needs, build/deps.sh installs that package and exits 0, so that `make`
+# goes on (nothing is installed: apt-get is a shim).
 #
 # On a fresh machine dpkg-query has never heard of most packages: it
 # prints what it knows and exits 1.  That once stopped deps.sh, silently,
@@ -15,6 +16,7 @@
 # one with triggers pending) would need the network on every `make`.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

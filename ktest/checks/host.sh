@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side checks of the exported series, as KTAP:
+# usage: ktest/checks/host.sh
+# make check's host-side checks of the exported series, as KTAP:
 #  - each series (exported to build/outgoing-check/NAME/, not make series'
 #    build/outgoing/) applies with `git am` to the pristine files on its
 #    own, and all of them together give exactly the tree that was built
@@ -18,6 +19,7 @@
 # The checks of the tooling itself are checks/tooling.sh's.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin host

@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/kselftest.sh: a KTAP test of checks/host.sh: the series'
-# kselftests build and package the way labs that run kselftest tarballs
-# (KernelCI, LKFT) make them, unchanged:
+# usage: ktest/checks/kselftest.sh
+# A KTAP test of checks/host.sh: the series' kselftests build and package
+# with `make gen_tar` as labs that run kselftest tarballs (KernelCI, LKFT)
+# make them, and the tarball lists every test; skipped if build/patched is
+# not built.
+# Environment: JOBS=N, make -j (default: nproc)
+#
+# The command, unchanged:
 #
 #   make -C tools/testing/selftests TARGETS="$SELFTESTS" gen_tar
 #
@@ -16,6 +21,7 @@
 # with the target's settings (its timeout) beside it.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

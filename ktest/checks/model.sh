@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/model.sh: a KTAP test of checks/host.sh: SPIN verifies
-# ktest/checks/model/percpu_counter.pml, the lock-free counter of
-# lib/percpu_counter.c (64-bit), exhaustively (safety: assertions and
-# invalid end states; no lossy state compression, -DCOLLAPSE is lossless)
-# in each scenario for 2 and 3 CPUs, and finds an error in every
-# planted bug of the model (-DMUTANT_*): a planted bug the model does not
-# catch fails the check.  The protocol modelled: each CPU keeps its delta,
+# usage: ktest/checks/model.sh
+# A KTAP test of checks/host.sh: SPIN verifies the model of the lock-free
+# counter of lib/percpu_counter.c, ktest/checks/model/percpu_counter.pml,
+# for 2 and 3 CPUs, and finds an error in each of its planted bugs (some
+# 25-45 s on 2 busy cores); in build/model/.
+#
+# Exhaustively (safety: assertions and invalid end states; no lossy state
+# compression, -DCOLLAPSE is lossless) in each scenario; a planted bug of
+# the model (-DMUTANT_*) that it does not catch fails the check.  The
+# protocol modelled (64-bit): each CPU keeps its delta,
 # reset by its folds, the part it folded, never reset, and a generation,
 # odd while a fold of that CPU is in flight; the fast path adds to the
 # delta with a local cmpxchg while it stays within the batch (6.12's); a
@@ -37,6 +40,7 @@
 # at nice: the build may share them.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checks/series-build.sh: KTAP tests of checks/host.sh, one per series of
-# build/outgoing/ (OUTGOING in lib.sh): the series builds patch by patch,
-# on the pristine tree alone.
+# usage: ktest/checks/series-build.sh
+# KTAP tests of checks/host.sh, one per series (OUTGOING in lib.sh): the
+# series builds patch by patch, on the pristine tree alone; skipped if
+# build/patched is not built.
+# Environment: SERIES_OUT=DIR, the export to build (default
+#   build/outgoing, make series'; checks/host.sh: build/outgoing-check)
 #
 # Each series is applied, one patch at a time, to a copy of the base tree
 # (build/src/linux-series, a hard-link farm of build/src/linux whose
@@ -20,6 +23,7 @@
 # series.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin

@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side checks of the tooling itself, not of the series, as KTAP
-# (make check-tooling; make check runs them after checks/host.sh's):
+# usage: ktest/checks/tooling.sh
+# make check-tooling: host-side checks of the tooling itself, not of the
+# series, as KTAP (make check runs them after checks/host.sh's):
 #  - deps.sh installs a package dpkg has never heard of (checks/deps.sh);
 #  - every planted bug of make mutants still applies to the series' code
 #    and names tests that exist;
 #  - no commit mixes series files (OWNED_DIRS, patches/) and tooling.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 . "$(dirname "$0")/ktap.sh"
 
 ktap_begin tooling
