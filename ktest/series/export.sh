@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the series as mail-ready patches: one series per set of
-# maintainers (OUTGOING in lib.sh), each in build/outgoing/NAME/ (or
-# SERIES_OUT/NAME/) with its cover letter, based on the pristine files
-# alone.  An earlier export edited since is kept unless FORCE=1.
+# usage: ktest/series/export.sh
+# make series: export the series as mail-ready patches, one series per set
+# of maintainers (OUTGOING in lib.sh), each in SERIES_OUT/NAME/ with its
+# cover letter, based on the pristine files alone.
+# Environment:
+#   SERIES_OUT=DIR  where (default build/outgoing)
+#   FORCE=1         replace an earlier export edited since (default: keep
+#                   it, and fail)
 #
 # Every commit of this repository that changes an owned kernel file or
 # patches/ becomes one patch, with that commit's message as its changelog
@@ -25,6 +29,7 @@
 # the base commit (git format-patch --base).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 
 [ -d "$SRC_PRISTINE" ] || die "no base tree: run 'make src' first"
 git -C "$TOP" rev-parse --verify -q HEAD >/dev/null || die "no commits to export"
