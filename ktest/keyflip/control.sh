@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# keyflip/control.sh [VARIANT [FLIPS]]: does text patching survive on this
-# QEMU? Flips a static key of a module's own (ktest/keyflip, nothing of
-# the series) FLIPS times under switch load, on -smp 2 with one TCG thread
-# per vCPU (as the tests run), then with one TCG thread for both. Reports,
-# for each, the flips done and whether the guest oopsed.
+# usage: ktest/keyflip/control.sh [VARIANT [FLIPS]]
+# make keyflip-control: does text patching survive on this QEMU?  Flips a
+# static key of a module's own (ktest/keyflip, nothing of the series)
+# FLIPS times under switch load, on -smp 2 with one TCG thread per vCPU
+# (as the tests run), then with one TCG thread for both; reports, for
+# each, the flips done and whether the guest oopsed.
+#   VARIANT  a variant whose kernel is built (default base)
+#   FLIPS    how many (default 3000)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 2 "$@"
 
 variant=${1:-base} flips=${2:-3000}
 out=$BUILD/$variant
