@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make mutants [MUTANTS="name ..."] [RUNS=3]: do the series' tests fail on
-# the bugs they were written against?  Each ktest/mutants/NAME.patch
-# plants one bug in the series' kernel code and names, on its Caught-by:
-# line, the tests of which at least one must fail on it: KUnit cases of the
-# percpu_counter module, or PROG:CASE for a case of a kselftest program.
+# usage: ktest/mutants/run.sh
+# make mutants: do the series' tests fail on the bugs they were written
+# against?  Each ktest/mutants/NAME.patch plants one bug in the series'
+# kernel code and names, on its Caught-by: line, the tests of which at
+# least one must fail on it: KUnit cases of the percpu_counter module, or
+# PROG:CASE for a case of a kselftest program.  Booted on x86_64; KTAP in
+# build/logs/mutants.log.
+# Environment:
+#   MUTANTS="NAME..."  only those (default: every ktest/mutants/*.patch)
+#   RUNS=N             boots per mutant (default 3)
 #
 # build/src/linux-mutant is a hard-link farm of the patched tree; kernel,
 # test module and initramfs go to build/mutant (variant "mutant", rebuilt
@@ -19,6 +24,7 @@
 # figure to report.  The farm is left without a bug.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+usage_args 0 0 "$@"
 
 runs=${RUNS:-3}
 names=${MUTANTS:-$(cd "$TOP/ktest/mutants" && ls *.patch | sed 's/\.patch$//')}
