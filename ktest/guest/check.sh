@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: check.sh [NAME=VALUE...]
 # Run every installed kselftest and every test module as one KTAP document
 # on the console: each kselftest program and each KUnit suite is a
 # subtest, and a last test checks the kernel log for splats.

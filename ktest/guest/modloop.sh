@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Load and unload each test module N times (default 8), printing its
-# suites' results: a fault that shows only now and then in make check
-# shows here within a boot (docs/qemu-i386-double-fault.md).
+# usage: modloop.sh [N [NAME=VALUE...]]
+# Load and unload each test module N times (default 8), with the NAME=VALUE
+# arguments as its own, printing its suites' results: a fault that shows
+# only now and then in make check shows here within a boot
+# (docs/qemu-i386-double-fault.md).
 n=${1:-8}
 shift 2>/dev/null
 echo 4 >/proc/sys/kernel/printk

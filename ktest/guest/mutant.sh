@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: mutant.sh [kunit] [DIR:PROG...] [NAME=VALUE...]
 # make mutants: the suites that must catch a planted bug, as KTAP. The
 # kernel carries the bug (ktest/mutants/); the host looks for the test
 # that must fail on it. Arguments: "kunit" loads the percpu_counter test
