@@ -3,42 +3,26 @@
 # cpuacct-scale: build Linux 6.12 with the series, boot it in QEMU, test it.
 #
 #   make                 build the patched kernel, boot it, show cpuacct at work
-#   make check           all tests: host checks of the series and of the
-#                        tooling, then the kselftests and test modules in
-#                        the guest
-#   make check-tooling   the host checks of the tooling alone (deps.sh, the
-#                        planted bugs of make mutants, commits)
-#   make check ARCH=i386|arm64
-#                        the guest suite on a 32-bit x86 or an arm64 guest
-#   make check-arch      both of those (not part of CI)
-#   make check-debug     make check's guest tests on the debug kernel
-#                        (lockdep, KASAN, kmemleak, ...), then a stress job
-#                        (CPU hotplug, churn, allocation failure) on it and
-#                        on the KCSAN kernel
-#   make check-debug-control
-#                        check-debug's guest suite on stock 6.12 with the
-#                        same checkers (base-debug): is a failure the series'?
+#   make check           all tests: host checks, then the guest suite (CI)
+#   make check-tooling   the host checks of the tooling alone
+#   make check-arch      the guest suite on i386 and arm64 guests (not CI)
+#   make check-debug     guest suite and stress job on debug, stress on kcsan
+#   make check-debug-control  check-debug's guest suite on stock 6.12
 #   make stress          check-debug's stress job alone, on VARIANT
 #   make bench           base vs patched vs nocpuacct: build/bench/report.md
-#                        (SMP=N: the real-time experiments at N vCPUs;
-#                        ARCH=i386|arm64: build/ARCH-bench/report.md)
-#   make bench-scale     base vs patched under contention at 1, 2, 4, ...
-#                        vCPUs up to the host's cores: build/bench-scale/
-#   make bench-host      base vs patched lib/percpu_counter.c built in
-#                        userspace, 1, 2, 4, ... threads up to the host's
-#                        cores, no QEMU: build/bench-host/report.md
-#                        (THREADS=1,2,4 ROUNDS=5 MS=200)
-#   make bench-host-static
-#                        the same as one static binary to copy anywhere:
-#                        build/bench-host/pcc-bench-static bench -o runs.csv
+#   make bench-scale     base vs patched at 1, 2, 4, ... vCPUs
+#   make bench-host      lib/percpu_counter.c of both trees in userspace
+#   make bench-host-static  the same as one static binary to copy anywhere
 #   make bench-host-mutants do pcc-bench's checks fail on the planted bugs
-#                        (ktest/mutants/; RUNS=10 runs each)
 #   make series          export the two series to build/outgoing/NAME/
-#   make shell           interactive guest (VARIANT=patched|base|nocpuacct)
+#   make shell           interactive guest
 #   make keyflip-control does text patching survive on this QEMU
-#                        (docs/text-patching.md)
 #   make mutants         do the series' tests fail on planted bugs
-#                        (ktest/mutants/; RUNS=3 boots each, x86_64)
+#
+# What a target does in detail, and the variables its script reads
+# (ROUNDS, ONLY, RUNS, ...): SCRIPT -h, for the script of its recipe below
+# (e.g. ktest/bench/run.sh -h).  This Makefile's own variables: VARIANT,
+# ARCH, SMP, STRESS_SECS, DEPS_ARCHES (README.md, Variables).
 #
 # The pipeline, for a variant V (ktest/configs/variants/V.config):
 #
@@ -54,8 +38,8 @@
 # ktest/configs/variants/patched.config (+ ktest/configs/arch/i386.config) for i386, in
 # build/i386-patched, cross-compiled, booted in that arch's QEMU.
 #
-# KSRC=/path/to/linux-6.12.y builds from your tree instead of Debian's
-# linux-source-6.12. Logs go to build/logs/.
+# The base tree (KSRC=...): ktest/build/prepare-src.sh -h. Logs go to
+# build/logs/.
 
 VARIANT ?= patched
 SMP ?= 2
