@@ -158,14 +158,25 @@ percpu_counter_cpu_sum(struct percpu_counter *fbc, int cpu)
 	}
 }
 
-/* Every add completed before the call, once: fbc->lock held */
+/*
+ * Every add completed before the call, once.  Again if a set moved the
+ * base meanwhile: a stream of sets can delay it, an NMI in a set of its
+ * own CPU sees the base unmoved.
+ */
 static s64 percpu_counter_exact(struct percpu_counter *fbc)
 {
-	s64 ret = fbc->base;
+	s64 base, ret;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		ret += percpu_counter_cpu_sum(fbc, cpu);
+	do {
+		/* Pairs with percpu_counter_set(): its reads, then its base */
+		base = smp_load_acquire(&fbc->base);
+		ret = base;
+		for_each_possible_cpu(cpu)
+			ret += percpu_counter_cpu_sum(fbc, cpu);
+		/* Pairs with set's smp_wmb(): a later add seen, the base too */
+		smp_rmb();
+	} while (unlikely(READ_ONCE(fbc->base) != base));
 	return ret;
 }
 
@@ -185,7 +196,10 @@ void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
 		base -= percpu_counter_cpu_sum(fbc, cpu);
 	/* fbc->count stays fbc->base plus the folded parts */
 	atomic64_add(base - fbc->base, &fbc->count);
-	fbc->base = base;
+	/* Pairs with a sum's acquire: the CPUs read above, then the base */
+	smp_store_release(&fbc->base, base);
+	/* Pairs with a sum's smp_rmb(): this CPU's later adds after the base */
+	smp_wmb();
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 }
 
@@ -362,6 +376,9 @@ EXPORT_SYMBOL(percpu_counter_sync);
  */
 s64 __percpu_counter_sum(struct percpu_counter *fbc)
 {
+#ifdef PERCPU_COUNTER_LOCKLESS
+	return percpu_counter_exact(fbc);
+#else
 	s64 ret;
 	unsigned long flags;
 
@@ -369,6 +386,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 	ret = percpu_counter_exact(fbc);
 	raw_spin_unlock_irqrestore(&fbc->lock, flags);
 	return ret;
+#endif
 }
 EXPORT_SYMBOL(__percpu_counter_sum);
 

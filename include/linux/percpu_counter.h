@@ -122,7 +122,12 @@ static inline s64 percpu_counter_sum_positive(struct percpu_counter *fbc)
 	return ret < 0 ? 0 : ret;
 }
 
-/* Every add completed before the call, once; on 64-bit, every possible CPU */
+/*
+ * Every add completed before the call, once.  On 64-bit, without a lock:
+ * every possible CPU, waiting for a fold in flight on another CPU, again
+ * if a set raced.  From NMI it never waits, and may miss the deltas of
+ * the folds in flight.  On 32-bit, under fbc->lock: not from NMI.
+ */
 static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 {
 	return __percpu_counter_sum(fbc);
