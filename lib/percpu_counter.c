@@ -413,6 +413,7 @@ int __percpu_counter_init_many(struct percpu_counter *fbc, s64 amount,
 #ifdef CONFIG_HOTPLUG_CPU
 		INIT_LIST_HEAD(&fbc[i].list);
 #endif
+		fbc[i].batch_max = 0;
 #ifdef PERCPU_COUNTER_LOCKLESS
 		atomic64_set(&fbc[i].count, amount);
 		fbc[i].base = amount;
@@ -492,6 +493,18 @@ static int percpu_counter_cpu_dead(unsigned int cpu)
 }
 
 /*
+ * What the deltas can hold: @batch per online CPU, or the largest batch of
+ * percpu_counter_add_scaled() on @fbc.  A negative @batch gives a huge
+ * margin: the exact sum decides.  The largest batch never shrinks: a delta
+ * left under it stays on its CPU until that CPU adds again.
+ */
+static u64 percpu_counter_margin(struct percpu_counter *fbc, s32 batch)
+{
+	return mul_u32_u32(max_t(u32, batch, READ_ONCE(fbc->batch_max)),
+			   num_online_cpus());
+}
+
+/*
  * Compare counter against given value.
  * Return 1 if greater, 0 if equal and -1 if less
  */
@@ -501,7 +514,7 @@ int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch)
 
 	count = percpu_counter_read(fbc);
 	/* Check to see if rough count will be sufficient for comparison */
-	if (abs(count - rhs) > mul_u32_u32(batch, num_online_cpus())) {
+	if (abs(count - rhs) > percpu_counter_margin(fbc, batch)) {
 		if (count > rhs)
 			return 1;
 		else
@@ -547,7 +560,7 @@ bool __percpu_counter_limited_add(struct percpu_counter *fbc,
 		return true;
 
 	local_irq_save(flags);
-	unknown = mul_u32_u32(batch, num_online_cpus());
+	unknown = percpu_counter_margin(fbc, batch);
 	count = __this_cpu_read(*percpu_counter_deltas(fbc));
 
 	/* Skip taking the lock when safe */

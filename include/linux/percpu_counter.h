@@ -34,6 +34,7 @@ struct percpu_counter_cpu {
 
 struct percpu_counter {
 	raw_spinlock_t lock;
+	s32 batch_max;		/* largest batch of percpu_counter_add_scaled() */
 #ifdef PERCPU_COUNTER_LOCKLESS
 	atomic64_t count;	/* base, and the CPUs' folded parts */
 	s64 base;		/* the value less the CPUs' deltas and folded parts */
@@ -160,6 +161,54 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 {
 	return (fbc->counters != NULL);
+}
+
+/**
+ * percpu_counter_scaled_batch - batch for a counter updated in large units
+ * @unit: typical magnitude of one update (e.g. TICK_NSEC for nanoseconds)
+ *
+ * For percpu_counter_add_scaled(), whose counters' compare and limited
+ * add know the batch; passed to percpu_counter_add_batch(), their margins
+ * would not cover it.
+ *
+ * Return: percpu_counter_batch * @unit, within percpu_counter_batch and
+ * INT_MAX: about as many updates per fold as percpu_counter_batch gives
+ * updates of 1.
+ */
+static __always_inline s32 percpu_counter_scaled_batch(u32 unit)
+{
+	s32 batch = READ_ONCE(percpu_counter_batch);
+
+	return clamp_t(s64, (s64)batch * unit, batch, INT_MAX);
+}
+
+/* The margins of compare and limited add must cover a larger batch */
+static __always_inline void
+__percpu_counter_note_batch(struct percpu_counter *fbc, s32 batch)
+{
+	s32 old = READ_ONCE(fbc->batch_max);
+
+	while (unlikely(batch > old) && !try_cmpxchg(&fbc->batch_max, &old, batch))
+		;
+}
+
+/**
+ * percpu_counter_add_scaled - add to a counter updated in large units
+ * @fbc: the counter
+ * @amount: the amount to add
+ * @unit: typical magnitude of one update, see percpu_counter_scaled_batch()
+ *
+ * percpu_counter_read() then deviates by up to that batch per CPU;
+ * __percpu_counter_compare() and __percpu_counter_limited_add() widen their
+ * margins to it, whatever batch they are given.
+ */
+static __always_inline void
+percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
+{
+	s32 batch = percpu_counter_scaled_batch(unit);
+
+	__percpu_counter_note_batch(fbc, batch);
+	percpu_counter_add_batch(fbc, amount, batch);
 }
 
 #else /* !CONFIG_SMP */
@@ -291,6 +340,12 @@ static inline bool percpu_counter_initialized(struct percpu_counter *fbc)
 
 static inline void percpu_counter_sync(struct percpu_counter *fbc)
 {
+}
+
+static inline void
+percpu_counter_add_scaled(struct percpu_counter *fbc, s64 amount, u32 unit)
+{
+	percpu_counter_add(fbc, amount);
 }
 #endif	/* CONFIG_SMP */
 
