@@ -15,14 +15,15 @@
  * processes share a CPU (cpu_dead() and a task; a migrated reader and CPU
  * 0's task), neither runs while the other has interrupts off (cli[],
  * clidead).  Interleaving is sequentially consistent; each atomic op,
- * each local cmpxchg, this_cpu_xchg(), this_cpu_add(), __this_cpu_inc()
- * and each plain read or write of a shared word is one step.  The fold's
- * first gen++ is __this_cpu_inc(), one RMW where NMIs nest (x86, arm64:
- * an NMI's whole fold lands before or after it; -DMUTANT_GEN_INC_PLAIN: a
- * load and a store, as the generic raw_cpu op); its other RMWs
- * (__this_cpu_add() of folded, the second gen++) are one step: single
- * instructions or LL/SC where NMIs nest (a nested fold adds to folded
- * too).
+ * each local cmpxchg, this_cpu_xchg(), this_cpu_add(), this_cpu_inc() and
+ * each plain read or write of a shared word is one step.  The fold's
+ * first gen++ is this_cpu_inc(), one RMW (an NMI's whole fold lands
+ * before or after it; -DMUTANT_GEN_INC_PLAIN: a load and a store, as
+ * __this_cpu_inc() is on arm64 and the generic raw_cpu ops), and so is
+ * its add to folded, this_cpu_add(), where a nested fold adds too
+ * (-DMUTANT_FOLDED_ADD_PLAIN: a load and a store); its second gen++
+ * (__this_cpu_inc()) is one step: no nested fold writes gen while it is
+ * odd.
  *
  * The protocol, as the code (a CPU's adds are folded + delta; count is
  * base + the folded parts once the folds in flight land):
@@ -32,7 +33,7 @@
  *  fold(a)  percpu_counter_move(), interrupts off: if gen is odd (an NMI
  *           in its CPU's own fold): this_cpu_add(folded, a); count += a;
  *           return; else
- *           __this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
+ *           this_cpu_inc(gen) (odd); x = this_cpu_xchg(delta, 0);
  *           folded += x + a; gen++ (even); count += x + a, the one locked
  *           instruction.  Any context, NMI included
  *  sync     fold(0)
@@ -73,7 +74,7 @@
  *     add (between its read and cmpxchg, anywhere in its fold), adds on
  *     the fast path or folding, then (NCPU 2) adds 1 (folding after the
  *     fast path; on the fast path after the fold: a gen ABA if
- *     __this_cpu_inc() were a load and a store) and sums
+ *     this_cpu_inc() were a load and a store) and sums
  *  2  set() on CPU 0, an NMI's add anywhere in it, on the fast path or
  *     folding, then a sum (NCPU 3: on the fast path, no sum); an add on
  *     the fast path (-1) or folding (1) (NCPU 3: folding), then a sum, on
@@ -201,6 +202,7 @@
  *  (move_dead(): folded, then delta)  MOVE_DEAD_FOLDED_FIRST       4
  *  (nested fold: fbc->count alone)    NESTED_FOLD_TO_COUNT         1
  *  (mover: any CPU's odd gen its own) MOVER_ANY_CPU                4 (3 CPUs)
+ *  (fold's add to folded plain)       FOLDED_ADD_PLAIN             1
  *  (NMI, odd gen: folded + delta)     NMI_TAKES_DELTA              1
  */
 
@@ -379,7 +381,7 @@ inline fold(c, a, id, in_nmi)
 {
 #ifndef MUTANT_GEN_INC_PLAIN
 	/*
-	 * __this_cpu_read(gen), then __this_cpu_inc(gen), one RMW: an NMI
+	 * __this_cpu_read(gen), then this_cpu_inc(gen), one RMW: an NMI
 	 * between them folds in full, as one before both would
 	 */
 	d_step {
@@ -450,12 +452,22 @@ inline fold(c, a, id, in_nmi)
 #else
 		d_step { take_delta(c) };	/* this_cpu_xchg() */
 #endif
-		/* __this_cpu_add(folded): no other writer while gen is odd */
+#ifdef MUTANT_FOLDED_ADD_PLAIN
+		/* A load, then a store: a nested fold's add between is lost */
+		y = folded[c];
+		d_step {
+			folded[c] = y + t + a;
+			gfol[c] = gfol[c] | gx[c] | BIT(id);
+			gx[c] = 0; y = 0
+		};
+#else
+		/* this_cpu_add(folded), one RMW: a nested fold adds there too */
 		d_step {
 			folded[c] = folded[c] + t + a;
 			gfol[c] = gfol[c] | gx[c] | BIT(id);
 			gx[c] = 0
 		};
+#endif
 		/* smp_wmb(); __this_cpu_inc(gen): even; no other writer */
 		gen[c] = gen[c] + 1;
 		d_step {
