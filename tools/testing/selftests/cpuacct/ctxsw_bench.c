@@ -195,9 +195,12 @@ static void make_chain(void)
 	chain_cg[0] = cg_root;
 	snprintf(chain[1], sizeof(chain[1]), "%s", cg_test_name("ctxsw"));
 	for (d = 1; d <= MAX_DEPTH; d++) {
-		if (d > 1)
-			snprintf(chain[d], sizeof(chain[d]), "%.250s/d",
-				 chain[d - 1]);
+		/* The parent's path and "/d": no snprintf() between rows (-Wrestrict) */
+		if (d > 1) {
+			memcpy(chain[d], chain[d - 1], sizeof(chain[d]) - 3);
+			chain[d][sizeof(chain[d]) - 3] = '\0';
+			strcat(chain[d], "/d");
+		}
 		chain_cg[d] = cg_make(chain[d], "");
 	}
 }
