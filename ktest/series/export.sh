@@ -14,7 +14,8 @@
 # patches/ becomes one patch, with that commit's message as its changelog
 # (so such commits are written as kernel commits). "fixup! <subject>" and
 # "amend! <subject>" commits change the patch they name (amend! also
-# replaces its changelog, e.g. to add measured figures): each file of a
+# replaces its changelog, e.g. to add measured figures; "drop! <subject>"
+# removes it, once the history has undone its changes): each file of a
 # patch is taken as the patch's last commit that changed it left it, so a
 # fixup! can restate a patch whole, even one that later patches build on
 # (restate those too, in order, after it). The patches are made with
@@ -46,7 +47,7 @@ ver=$(make -s -C "$SRC_PRISTINE" kernelversion)
 # The commits that change the series, and amend! ones, which may only
 # change a changelog (so touch no file).
 series_commits=$( (git -C "$TOP" log --format=%H -- $OWNED_DIRS patches
-	git -C "$TOP" log --format=%H --grep='^amend! ') | sort -u)
+	git -C "$TOP" log --format=%H --grep='^amend! ' --grep='^drop! ') | sort -u)
 commits=$(git -C "$TOP" log --reverse --format=%H | grep -Fx "$series_commits")
 
 # Paths the series touches at any point of its history.
@@ -94,14 +95,15 @@ base=$(g rev-parse HEAD)
 # Replay the history on branch "history", one commit per commit of ours,
 # and note, for each patch and each file it changes, its last commit that
 # changes that file: the patch's version of the file.
-declare -A patch_of last hist pos
+declare -A patch_of last hist pos dropped
 patches=() i=0
 for c in $commits; do
 	subj=$(git -C "$TOP" log -1 --format=%s "$c")
 	case $subj in
-	"fixup! "* | "amend! "*)
+	"fixup! "* | "amend! "* | "drop! "*)
 		t=${patch_of["${subj#*! }"]:-}
 		[ -n "$t" ] || die "commit $c: no patch with the subject '${subj#*! }'"
+		case $subj in "drop! "*) dropped[$t]=1 ;; esac
 		;;
 	*)
 		t=$c
@@ -119,6 +121,14 @@ for c in $commits; do
 	done
 	case $subj in "amend! "*) last["$t message"]=$c ;; esac
 done
+
+# A dropped patch is mailed no more: what it changed, the commits after
+# its drop! restate (its files' versions are checked nowhere else).
+kept=()
+for p in "${patches[@]}"; do
+	[ -n "${dropped[$p]:-}" ] || kept+=("$p")
+done
+patches=("${kept[@]}")
 
 # A patch written after those it must precede (a fix the others build
 # on) is moved up by ktest/series/order: the subjects listed there, as
