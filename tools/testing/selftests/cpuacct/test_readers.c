@@ -1,32 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reads are exact while the counts move between a CPU's cursor and the
- * groups' totals, and whoever else resets or churns.
+ * Reads are exact while the groups' tasks switch and run, and whoever
+ * else resets or churns: a read must count each charge once.
  *
- * Each CPU charges the group it charged last, its cursor, in a pending
- * count, and adds that to the group's and its ancestors' totals when it
- * charges another group; a read of a group adds the pending count if the
- * cursor's group is in its subtree.  A read must count each charge once,
- * in the pending count or in the totals, also while the cursor moves.
- *
- *  - reads_exact_while_cursor_moves: a task in a child of P ping-pongs on
- *    CPU 1 with a task outside P, so that every switch moves the cursor
- *    into or out of P's subtree, and runs for SPIN_NS every other time;
- *    a reader on CPU 0 reads P between two reads of the task's CPU clock:
+ *  - reads_exact_while_switching_groups: a task in a child of P
+ *    ping-pongs on CPU 1 with a task outside P, so that every switch goes
+ *    into or out of P's subtree, and runs for SPIN_NS every other time; a
+ *    reader on CPU 0 reads P between two reads of the task's CPU clock:
  *    each read must lie between them.
  *  - reads_exact_while_other_subtree_resets_and_churns: a task runs in
  *    a leaf, then blocks; for STORM_MS, one process resets another
  *    subtree's counters and creates and removes groups in it, running in
  *    each, while this one reads the leaf's parent: every read must equal
  *    the value before the storm and the leaf's.
- *  - removed_group_pending_reaches_parent: a blocked task is moved into a
- *    child, runs there alone on CPU 1, blocks and is moved out, so that
- *    CPU 1's cursor may still hold its last charges; the child is removed
- *    and, once it is freed (/proc/cgroups), the parent must hold exactly
+ *  - removed_group_reaches_parent: a blocked task is moved into a
+ *    child, runs there alone on CPU 1, blocks and is moved out (a design
+ *    that defers charges may still hold its last ones); the child is
+ *    removed and, once it is freed (/proc/cgroups), the parent must hold exactly
  *    the task's runtime in the child; REMOVALS children in turn.
  *  - reads_of_a_group_being_reset: a task runs in a group that another
  *    process resets as fast as it goes: its usage never exceeds what the
  *    task ran, and its user and system times never wrap below zero.
+ *  - reset_under_load_is_not_undone: a group is reset and read while its
+ *    task runs: the read never exceeds what the task ran since the reset.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -109,9 +105,9 @@ static uint64_t clock_ns(clockid_t clk)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-static int test_reads_exact_while_cursor_moves(void)
+static int test_reads_exact_while_switching_groups(void)
 {
-	const char *top = cg_test_name("cursor");
+	const char *top = cg_test_name("switching");
 	char *p = cg_make(top, ""), *kid = cg_make(top, "/kid");
 	char *out = cg_make(top, "_out");
 	uint64_t r0, r1 = 0, v, start, end, final;
@@ -174,7 +170,7 @@ static int test_reads_exact_while_cursor_moves(void)
 	close(ba[0]);
 	if (wait_ok(a) || wait_ok(b))
 		return KSFT_FAIL;
-	ksft_print_msg("%ld reads while the cursor moved, %ld out of bounds\n",
+	ksft_print_msg("%ld reads while the task switched groups, %ld out of bounds\n",
 		       reads, bad);
 	if (cg_read_u64(p, "cpuacct.usage", &final))
 		return KSFT_FAIL;
@@ -290,7 +286,7 @@ static pid_t burner(int fd, int ack)
 	_exit(c == 'q' ? 0 : 1);
 }
 
-static int test_removed_group_pending_reaches_parent(void)
+static int test_removed_group_reaches_parent(void)
 {
 	const char *top = cg_test_name("removed");
 	char *p = cg_make(top, ""), *out = cg_make(top, "_out"), *c;
@@ -311,14 +307,15 @@ static int test_removed_group_pending_reaches_parent(void)
 	if (pid < 0 || cg_enter(out, pid) || wait_blocked_in_read(pid, fds[0]))
 		return KSFT_FAIL;
 	/*
-	 * The cursor of CPU 1 keeps naming the child only if nothing else
-	 * runs there until the child is freed: try REMOVALS children.
+	 * A CPU that deferred the child's last charges may keep them only if
+	 * nothing else runs there until the child is freed: try REMOVALS
+	 * children.
 	 */
 	for (n = 0; n < REMOVALS; n++) {
 		before = proc_cgroups_num();
 		snprintf(name, sizeof(name), "/c%d", n);
 		c = cg_make(top, name);
-		/* Blocked: no runtime is pending, the move charges nothing */
+		/* Blocked: the move charges nothing */
 		if (before < 0 || !c || cg_enter(c, pid) ||
 		    task_counts(pid, &t0) || write(fds[1], "b", 1) != 1)
 			return KSFT_FAIL;
@@ -417,11 +414,64 @@ static int test_reads_of_a_group_being_reset(void)
 	return !bad && reads && GET(sh->reads) ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * A task runs in @g on CPU 1 while this process resets @g and reads it
+ * right away, with the task's clock read before the reset and after the
+ * read (each after rq_sync()): the read shows only what was charged after
+ * the reset, so no more than the task ran in between.  A reset that a
+ * racing charge undid (6.12 stored 0 under the charging CPU's addition)
+ * shows what the group had before.
+ */
+static int test_reset_under_load_is_not_undone(void)
+{
+	const char *top = cg_test_name("undo");
+	char *g = cg_make(top, "");
+	uint64_t v, r0, r1, end;
+	long resets = 0, bad = 0;
+	clockid_t clk;
+	pid_t task;
+
+	if (!g)
+		return KSFT_FAIL;
+	memset(sh, 0, sizeof(*sh));
+	task = fork();
+	if (!task) {
+		if (pin_to_cpu(1) || cg_enter(g, getpid()))
+			_exit(1);
+		while (GET(sh->phase) != 2)
+			burn_cpu(1000000);
+		_exit(0);
+	}
+	if (task < 0 || clock_getcpuclockid(task, &clk))
+		return KSFT_FAIL;
+	end = now_ns() + STORM_MS * 1000000ULL;
+	while (now_ns() < end) {
+		if (rq_sync(task))
+			break;
+		r0 = clock_ns(clk);
+		if (cg_write(g, "cpuacct.usage", "0") ||
+		    cg_read_u64(g, "cpuacct.usage", &v) || rq_sync(task))
+			break;
+		r1 = clock_ns(clk);
+		resets++;
+		if (v > r1 - r0 && bad++ < 5)
+			ksft_print_msg("usage %llu after a reset, ran %llu since\n",
+				       (unsigned long long)v,
+				       (unsigned long long)(r1 - r0));
+	}
+	SET(sh->phase, 2);
+	if (wait_ok(task))
+		return KSFT_FAIL;
+	ksft_print_msg("%ld resets under load, %ld undone\n", resets, bad);
+	return !bad && resets ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cg_test tests[] = {
-	CG_TEST(reads_exact_while_cursor_moves),
+	CG_TEST(reads_exact_while_switching_groups),
 	CG_TEST(reads_exact_while_other_subtree_resets_and_churns),
-	CG_TEST(removed_group_pending_reaches_parent),
+	CG_TEST(removed_group_reaches_parent),
 	CG_TEST(reads_of_a_group_being_reset),
+	CG_TEST(reset_under_load_is_not_undone),
 };
 
 int main(void)
