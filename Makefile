@@ -9,7 +9,7 @@
 #   make check-debug     guest suite and stress job on debug, stress on kcsan
 #   make check-debug-control  check-debug's guest suite on stock 6.12
 #   make stress          check-debug's stress job alone, on VARIANT
-#   make bench           base vs patched vs nocpuacct: build/bench/report.md
+#   make bench           base, patched, but-last, nocpuacct: build/bench/report.md
 #   make bench-scale     base vs patched at 1, 2, 4, ... vCPUs
 #   make bench-host      lib/percpu_counter.c of both trees in userspace
 #   make bench-host-static  the same as one static binary to copy anywhere
@@ -128,7 +128,8 @@ check-arch: $(foreach a,$(GUEST_ARCHES),initramfs-$(a)-$(BASE_VARIANT))
 		$(BUILD)/logs/$(a)-$(BASE_VARIANT)-check.log)
 
 # Real time: never more vCPUs than host cores (bench/run.sh refuses).
-bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)nocpuacct
+bench: initramfs-$(AP)base initramfs-$(AP)patched initramfs-$(AP)but-last \
+	initramfs-$(AP)nocpuacct
 	@SMP=$(SMP) ARCH=$(ARCH) $(S)/bench/run.sh
 bench-scale: initramfs-$(AP)base initramfs-$(AP)patched
 	@ARCH=$(ARCH) $(S)/bench/run.sh scale

@@ -77,7 +77,8 @@ usage_args() {
 }
 
 # The source tree a variant is built from: the "# tree:" line of its
-# fragment, "patched" or "pristine".
+# fragment, "patched", "pristine", "mutant" or "but-last SERIES"
+# (ktest/build/prepare-but-last.sh makes that one).
 variant_tree() {
 	local frag=$TOP/ktest/configs/variants/$(variant_config "$1").config tree
 	[ -f "$frag" ] || die "unknown variant '$1' (no ktest/configs/variants/$1.config)"
@@ -86,7 +87,8 @@ variant_tree() {
 	patched) echo "$SRC_PATCHED" ;;
 	pristine) echo "$SRC_PRISTINE" ;;
 	mutant) echo "$SRC_MUTANT" ;;
-	*) die "ktest/configs/variants/$1.config: missing '# tree: patched|pristine|mutant' line" ;;
+	"but-last "?*) echo "$BUILD/src/linux-but-last-${tree#but-last }" ;;
+	*) die "ktest/configs/variants/$1.config: missing '# tree: patched|pristine|mutant|but-last SERIES' line" ;;
 	esac
 }
 

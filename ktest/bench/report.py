@@ -298,8 +298,10 @@ out.append('# make bench report\n')
 if not rows:
 	out.append('No run gave a figure.\n')
 # The kernels, as the report names them; only those that ran are named,
-# and an experiment has nocpuacct columns only where nocpuacct ran it.
+# and an experiment has nocpuacct (but-last) columns only where
+# nocpuacct (but-last) ran it.
 KERNELS = {'base': 'base (stock)', 'patched': 'patched (the series)',
+	   'but-last': 'but-last (the series without cpuacct\'s last patch)',
 	   'nocpuacct': 'nocpuacct (stock, CONFIG_CGROUP_CPUACCT=n)'}
 ran = {r['kernel'] for r in rows}
 out.append(f'{RUN}; '
@@ -315,7 +317,8 @@ out.append(f'{RUN}; '
 	   'identical code on both kernels.\n')
 out += failures()
 summary = [['experiment', 'metric', 'unit', 'base', 'patched', 'nocpuacct',
-	    'patched/base', 'patched/nocpuacct', 'verdict']]
+	    'patched/base', 'patched/nocpuacct', 'verdict', 'but-last',
+	    'but-last/base']]
 for exp in reported():
 	mode, vcpus, cores = meta[exp]
 	title, prior = EXPERIMENTS[exp]['title'], EXPERIMENTS[exp]['prior']
@@ -333,8 +336,11 @@ for exp in reported():
 			   f'; on {cores} host cores. Published figures: {prior}.\n')
 	noc = any(r['experiment'] == exp and r['kernel'] == 'nocpuacct'
 		  for r in rows)
-	ks = ['base', 'patched'] + ['nocpuacct'] * noc
-	rs = ['patched/base'] + ['patched/nocpuacct'] * noc
+	bl = any(r['experiment'] == exp and r['kernel'] == 'but-last'
+		 for r in rows)
+	ks = ['base', 'patched'] + ['but-last'] * bl + ['nocpuacct'] * noc
+	rs = (['patched/base'] + ['but-last/base'] * bl +
+	      ['patched/nocpuacct'] * noc)
 	out.append('| ' + ' | '.join(['metric', 'unit'] + ks + rs +
 				     ['patched is']) + ' |')
 	out.append('|---' * (len(ks) + len(rs) + 3) + '|')
@@ -347,7 +353,9 @@ for exp in reported():
 		summary.append([exp, m, u] + [str(med((exp, m, k)) or '')
 					      for k in ('base', 'patched', 'nocpuacct')] +
 			       [ratio(exp, m, 'patched', 'base'),
-				ratio(exp, m, 'patched', 'nocpuacct'), v])
+				ratio(exp, m, 'patched', 'nocpuacct'), v,
+				str(med((exp, m, 'but-last')) or ''),
+				ratio(exp, m, 'but-last', 'base')])
 
 with open(os.path.join(d, 'summary.csv'), 'w', newline='') as f:
 	csv.writer(f).writerows(summary)

@@ -24,7 +24,7 @@ COLUMNS = ['name', 'job', 'quick', 'mode', 'vcpus', 'kernels', 'kparams',
 	   'scale', 'title', 'prior']
 MODES = ('icount', 'realtime')
 # The kernels make bench builds; make bench-scale builds base and patched.
-KERNELS = ('base', 'patched', 'nocpuacct')
+KERNELS = ('base', 'patched', 'but-last', 'nocpuacct')
 SCALE_KERNELS = ('base', 'patched')
 
 

@@ -19,6 +19,9 @@ usage_args 1 1 "$@"
 
 variant=$1
 src=$(variant_tree "$variant")
+case $src in
+*/linux-but-last-*) "$TOP/ktest/build/prepare-but-last.sh" "${src##*/linux-but-last-}" ;;
+esac
 arch_of "$variant"
 out=$BUILD/$variant
 mkdir -p "$out" "$BUILD/logs"
