@@ -10,27 +10,11 @@
  * added to the task's group and to each of its ancestors, so that a read
  * costs one visit per CPU whatever the number of groups.
  *
- * A reset does not write the totals, which the charging CPU adds to
- * without a lock shared with the resetting one: it stores the group's
- * current count in ->base[], which reads subtract.  So a charge that races
- * with a reset is counted before it or after it, never lost nor undone,
- * and a reset zeroes the group's view only.  Resets of a group are
- * serialized by its ->reset_lock, so that ->base[] only grows, as the
- * counts do.
- *
- * Ordering, on 64-bit: a reset reads a count, then stores it in ->base[]
- * with smp_store_release(), which is A-cumulative: a reader that loads the
- * new base with smp_load_acquire() reads the count after it, and sees at
- * least the charges the reset saw, never a count below the base.  The
- * counts are plain additions by their CPU (or under its rq->lock), which
- * do not tear an aligned u64 on 64-bit: readers load them with
+ * The counts are plain additions by their CPU (or under its rq->lock),
+ * which do not tear an aligned u64 on 64-bit: readers load them with
  * data_race(READ_ONCE()).  On 32-bit, where a u64 may tear, a CPU's usage
- * and ->base[] are read and written under its rq->lock, and its user and
- * system times, which its tick adds to without that lock, under
- * ->tick_sync as well.
- *
- * Context switches are counted as usage is charged, under the rq->lock,
- * where __schedule() counts rq->nr_switches, which is the root's count.
+ * is read and written under its rq->lock, and its user and system times,
+ * which its tick adds to without that lock, under ->tick_sync as well.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -51,7 +35,6 @@ enum cpuacct_counter {
 	CPUACCT_USAGE,		/* runtime, ns, charged under the rq->lock */
 	CPUACCT_USER,		/* USER + NICE, ns, charged at the tick */
 	CPUACCT_SYSTEM,		/* SYSTEM + IRQ + SOFTIRQ, ns, the same */
-	CPUACCT_SWITCHES,	/* switches away from tasks, as usage */
 
 	CPUACCT_NR_COUNTERS,
 };
@@ -66,12 +49,11 @@ static const enum cpuacct_counter cpuacct_stat_counter[] = {
 #define CPUACCT_TICK	(BIT(CPUACCT_USER) | BIT(CPUACCT_SYSTEM))
 
 /*
- * Per-CPU counters of a group: 64 bytes on 64-bit.  Usage comes first, at
+ * Per-CPU counters of a group: 24 bytes on 64-bit.  Usage comes first, at
  * the offset the charge has always used.
  */
 struct cpuacct_usage {
 	u64			tot[CPUACCT_NR_COUNTERS];  /* the subtree's */
-	u64			base[CPUACCT_NR_COUNTERS]; /* taken by resets */
 	struct u64_stats_sync	tick_sync;	/* tot[] of CPUACCT_TICK, 32-bit */
 };
 
@@ -80,7 +62,6 @@ struct cpuacct {
 	struct cgroup_subsys_state	css;
 	/* cpuusage holds pointer to a cpuacct_usage object on every CPU */
 	struct cpuacct_usage __percpu	*cpuusage;
-	struct mutex			reset_lock;
 };
 
 static inline struct cpuacct *css_ca(struct cgroup_subsys_state *css)
@@ -102,22 +83,12 @@ static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
 static struct cpuacct root_cpuacct = {
 	.cpuusage	= &root_cpuacct_cpuusage,
-	.reset_lock	= __MUTEX_INITIALIZER(root_cpuacct.reset_lock),
 };
 
 static inline bool cpuacct_is_root(struct cpuacct *ca)
 {
 	return ca == &root_cpuacct;
 }
-
-/*
- * Enabled when the first non-root group is created.  Until then every task
- * is in the root group, whose switches are rq->nr_switches, and
- * cpuacct_count_switch() has nothing to do.  Left on once groups have
- * existed: each flip patches __schedule()'s text and syncs every CPU with
- * an IPI, which should not happen at every mkdir and rmdir of a lone group.
- */
-DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
 
 /* Create a new CPU accounting group */
 static struct cgroup_subsys_state *
@@ -140,11 +111,6 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(ca->cpuusage, cpu)->tick_sync);
-	mutex_init(&ca->reset_lock);
-
-	/* static_branch_enable() takes cpus_read_lock() even if enabled */
-	if (!static_key_enabled(&cpuacct_switch_key))
-		static_branch_enable(&cpuacct_switch_key);
 
 	return &ca->css;
 }
@@ -154,12 +120,11 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 {
 	struct cpuacct *ca = css_ca(css);
 
-	mutex_destroy(&ca->reset_lock);
 	free_percpu(ca->cpuusage);
 	kfree(ca);
 }
 
-/* On 32-bit, a CPU's usage and ->base[] are under its rq->lock */
+/* On 32-bit, a CPU's usage is under its rq->lock */
 static inline void cpuacct_lock_cpu(int cpu)
 {
 #ifndef CONFIG_64BIT
@@ -185,9 +150,11 @@ static __always_inline u64 cpuacct_count(struct cpuacct_usage *cu,
 	u64 val;
 
 	if (!(CPUACCT_TICK & BIT(i)))
+		/* A plain addition's store: whole on 64-bit */
 		return data_race(READ_ONCE(cu->tot[i]));
 	do {
 		seq = u64_stats_fetch_begin(&cu->tick_sync);
+		/* Same */
 		val = data_race(READ_ONCE(cu->tot[i]));
 	} while (u64_stats_fetch_retry(&cu->tick_sync, seq));
 	return val;
@@ -206,35 +173,22 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter i)
 		return data_race(cpustat[CPUTIME_SYSTEM] +
 				 cpustat[CPUTIME_IRQ] +
 				 cpustat[CPUTIME_SOFTIRQ]);
-	case CPUACCT_SWITCHES:
-		/* rq->nr_switches++ under the rq->lock, not a marked access */
-		return data_race(cpu_rq(cpu)->nr_switches);
 	default:
 		return cpuacct_count(per_cpu_ptr(&root_cpuacct_cpuusage, cpu), i);
 	}
 }
 
 /*
- * Counter @i of @ca on @cpu, less what resets of @ca took: what @ca's
- * subtree was charged on @cpu since @ca's last reset; on 32-bit, @cpu's
- * rq->lock held.  The root's counters are the system-wide ones
- * (/proc/stat's), and never reset.
+ * Counter @i of @ca on @cpu: what @ca's subtree was charged on @cpu since
+ * @ca's last reset; on 32-bit, @cpu's rq->lock held.  The root's counters
+ * are the system-wide ones, and never reset.
  */
 static __always_inline u64 cpuacct_read_locked(struct cpuacct *ca, int cpu,
 					       enum cpuacct_counter i)
 {
-	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
-	u64 base;
-
 	if (cpuacct_is_root(ca))
 		return cpuacct_root_read(cpu, i);
-#ifdef CONFIG_64BIT
-	/* Pairs with cpuacct_cpuusage_write(): before the count */
-	base = smp_load_acquire(&cu->base[i]);
-#else
-	base = cu->base[i];
-#endif
-	return cpuacct_count(cu, i) - base;
+	return cpuacct_count(per_cpu_ptr(ca->cpuusage, cpu), i);
 }
 
 static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
@@ -249,24 +203,16 @@ static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
 	return val;
 }
 
-/* Reset the counters of @mask of @ca on @cpu; ->reset_lock held */
+/* Reset the counters of @mask of @ca on @cpu */
 static void cpuacct_cpuusage_write(struct cpuacct *ca, int cpu,
 				   unsigned long mask)
 {
 	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 	int i;
 
-	lockdep_assert_held(&ca->reset_lock);
-
 	cpuacct_lock_cpu(cpu);
-	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
-#ifdef CONFIG_64BIT
-		/* After the count's read: see the top comment */
-		smp_store_release(&cu->base[i], cpuacct_count(cu, i));
-#else
-		cu->base[i] = cpuacct_count(cu, i);
-#endif
-	}
+	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS)
+		cu->tot[i] = 0;
 	cpuacct_unlock_cpu(cpu);
 }
 
@@ -317,10 +263,8 @@ static int cpuacct_reset(struct cgroup_subsys_state *css, u64 val,
 	if (cpuacct_is_root(ca))
 		return 0;
 
-	mutex_lock(&ca->reset_lock);
 	for_each_possible_cpu(cpu)
 		cpuacct_cpuusage_write(ca, cpu, mask);
-	mutex_unlock(&ca->reset_lock);
 
 	return 0;
 }
@@ -376,9 +320,11 @@ static int cpuacct_all_seq_show(struct seq_file *m, void *V)
 		u64 val[CPUACCT_STAT_NSTATS];
 
 		cpuacct_lock_cpu(cpu);
-		for (index = 0; index < CPUACCT_STAT_NSTATS; index++)
-			val[index] = cpuacct_read_locked(ca, cpu,
-						cpuacct_stat_counter[index]);
+		for (index = 0; index < CPUACCT_STAT_NSTATS; index++) {
+			enum cpuacct_counter i = cpuacct_stat_counter[index];
+
+			val[index] = cpuacct_read_locked(ca, cpu, i);
+		}
 		cpuacct_unlock_cpu(cpu);
 
 		seq_printf(m, "%d", cpu);
@@ -418,23 +364,6 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
-static u64 nr_switches_read(struct cgroup_subsys_state *css,
-			    struct cftype *cft)
-{
-	return __cpuusage_read(css, CPUACCT_SWITCHES);
-}
-
-static int nr_switches_write(struct cgroup_subsys_state *css,
-			     struct cftype *cft, u64 val)
-{
-	return cpuacct_reset(css, val, BIT(CPUACCT_SWITCHES));
-}
-
-static int cpuacct_nr_switches_percpu_show(struct seq_file *m, void *v)
-{
-	return __cpuacct_percpu_seq_show(m, CPUACCT_SWITCHES);
-}
-
 static struct cftype files[] = {
 	{
 		.name = "usage",
@@ -469,15 +398,6 @@ static struct cftype files[] = {
 		.name = "stat",
 		.seq_show = cpuacct_stats_show,
 	},
-	{
-		.name = "nr_switches",
-		.read_u64 = nr_switches_read,
-		.write_u64 = nr_switches_write,
-	},
-	{
-		.name = "nr_switches_percpu",
-		.seq_show = cpuacct_nr_switches_percpu_show,
-	},
 	{ }	/* terminate */
 };
 
@@ -496,20 +416,6 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 	/* A plain add: see the top comment */
 	for (ca = task_ca(tsk); ca; ca = parent_ca(ca))
 		per_cpu_ptr(ca->cpuusage, cpu)->tot[CPUACCT_USAGE] += cputime;
-}
-
-/*
- * Count a context switch away from @prev, on this CPU, whose rq->lock is
- * held with irqs off (an RCU read-side section for task_css()): one
- * addition per level, as cpuacct_charge().  The root's count is
- * rq->nr_switches.  Called through cpuacct_count_switch() (sched.h).
- */
-void __cpuacct_count_switch(struct task_struct *prev)
-{
-	struct cpuacct *ca;
-
-	for (ca = task_ca(prev); ca != &root_cpuacct; ca = parent_ca(ca))
-		__this_cpu_inc(ca->cpuusage->tot[CPUACCT_SWITCHES]);
 }
 
 /*
