@@ -10,11 +10,24 @@
  * added to the task's group and to each of its ancestors, so that a read
  * costs one visit per CPU whatever the number of groups.
  *
- * The counts are plain additions by their CPU (or under its rq->lock),
- * which do not tear an aligned u64 on 64-bit: readers load them with
+ * A reset does not write the totals, which the charging CPU adds to
+ * without a lock shared with the resetting one: it stores the group's
+ * current count in ->base[], which reads subtract.  So a charge that races
+ * with a reset is counted before it or after it, never lost nor undone,
+ * and a reset zeroes the group's view only.  Resets of a group are
+ * serialized by its ->reset_lock, so that ->base[] only grows, as the
+ * counts do.
+ *
+ * Ordering, on 64-bit: a reset reads a count, then stores it in ->base[]
+ * with smp_store_release(), which is A-cumulative: a reader that loads the
+ * new base with smp_load_acquire() reads the count after it, and sees at
+ * least the charges the reset saw, never a count below the base.  The
+ * counts are plain additions by their CPU (or under its rq->lock), which
+ * do not tear an aligned u64 on 64-bit: readers load them with
  * data_race(READ_ONCE()).  On 32-bit, where a u64 may tear, a CPU's usage
- * is read and written under its rq->lock, and its user and system times,
- * which its tick adds to without that lock, under ->tick_sync as well.
+ * and ->base[] are read and written under its rq->lock, and its user and
+ * system times, which its tick adds to without that lock, under
+ * ->tick_sync as well.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -49,11 +62,12 @@ static const enum cpuacct_counter cpuacct_stat_counter[] = {
 #define CPUACCT_TICK	(BIT(CPUACCT_USER) | BIT(CPUACCT_SYSTEM))
 
 /*
- * Per-CPU counters of a group: 24 bytes on 64-bit.  Usage comes first, at
+ * Per-CPU counters of a group: 48 bytes on 64-bit.  Usage comes first, at
  * the offset the charge has always used.
  */
 struct cpuacct_usage {
 	u64			tot[CPUACCT_NR_COUNTERS];  /* the subtree's */
+	u64			base[CPUACCT_NR_COUNTERS]; /* taken by resets */
 	struct u64_stats_sync	tick_sync;	/* tot[] of CPUACCT_TICK, 32-bit */
 };
 
@@ -62,6 +76,7 @@ struct cpuacct {
 	struct cgroup_subsys_state	css;
 	/* cpuusage holds pointer to a cpuacct_usage object on every CPU */
 	struct cpuacct_usage __percpu	*cpuusage;
+	struct mutex			reset_lock;	/* serializes resets */
 };
 
 static inline struct cpuacct *css_ca(struct cgroup_subsys_state *css)
@@ -83,6 +98,7 @@ static inline struct cpuacct *parent_ca(struct cpuacct *ca)
 static DEFINE_PER_CPU(struct cpuacct_usage, root_cpuacct_cpuusage);
 static struct cpuacct root_cpuacct = {
 	.cpuusage	= &root_cpuacct_cpuusage,
+	.reset_lock	= __MUTEX_INITIALIZER(root_cpuacct.reset_lock),
 };
 
 static inline bool cpuacct_is_root(struct cpuacct *ca)
@@ -111,6 +127,7 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(ca->cpuusage, cpu)->tick_sync);
+	mutex_init(&ca->reset_lock);
 
 	return &ca->css;
 }
@@ -120,11 +137,12 @@ static void cpuacct_css_free(struct cgroup_subsys_state *css)
 {
 	struct cpuacct *ca = css_ca(css);
 
+	mutex_destroy(&ca->reset_lock);
 	free_percpu(ca->cpuusage);
 	kfree(ca);
 }
 
-/* On 32-bit, a CPU's usage is under its rq->lock */
+/* On 32-bit, a CPU's usage and ->base[] are under its rq->lock */
 static inline void cpuacct_lock_cpu(int cpu)
 {
 #ifndef CONFIG_64BIT
@@ -179,16 +197,26 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter i)
 }
 
 /*
- * Counter @i of @ca on @cpu: what @ca's subtree was charged on @cpu since
- * @ca's last reset; on 32-bit, @cpu's rq->lock held.  The root's counters
- * are the system-wide ones, and never reset.
+ * Counter @i of @ca on @cpu, less what resets of @ca took: what @ca's
+ * subtree was charged on @cpu since @ca's last reset; on 32-bit, @cpu's
+ * rq->lock held.  The root's counters are the system-wide ones, and never
+ * reset.
  */
 static __always_inline u64 cpuacct_read_locked(struct cpuacct *ca, int cpu,
 					       enum cpuacct_counter i)
 {
+	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
+	u64 base;
+
 	if (cpuacct_is_root(ca))
 		return cpuacct_root_read(cpu, i);
-	return cpuacct_count(per_cpu_ptr(ca->cpuusage, cpu), i);
+#ifdef CONFIG_64BIT
+	/* Pairs with cpuacct_cpuusage_write(): before the count */
+	base = smp_load_acquire(&cu->base[i]);
+#else
+	base = cu->base[i];
+#endif
+	return cpuacct_count(cu, i) - base;
 }
 
 static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
@@ -203,16 +231,24 @@ static u64 cpuacct_cpuusage_read(struct cpuacct *ca, int cpu,
 	return val;
 }
 
-/* Reset the counters of @mask of @ca on @cpu */
+/* Reset the counters of @mask of @ca on @cpu; ->reset_lock held */
 static void cpuacct_cpuusage_write(struct cpuacct *ca, int cpu,
 				   unsigned long mask)
 {
 	struct cpuacct_usage *cu = per_cpu_ptr(ca->cpuusage, cpu);
 	int i;
 
+	lockdep_assert_held(&ca->reset_lock);
+
 	cpuacct_lock_cpu(cpu);
-	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS)
-		cu->tot[i] = 0;
+	for_each_set_bit(i, &mask, CPUACCT_NR_COUNTERS) {
+#ifdef CONFIG_64BIT
+		/* After the count's read: see the top comment */
+		smp_store_release(&cu->base[i], cpuacct_count(cu, i));
+#else
+		cu->base[i] = cpuacct_count(cu, i);
+#endif
+	}
 	cpuacct_unlock_cpu(cpu);
 }
 
@@ -263,8 +299,10 @@ static int cpuacct_reset(struct cgroup_subsys_state *css, u64 val,
 	if (cpuacct_is_root(ca))
 		return 0;
 
+	mutex_lock(&ca->reset_lock);
 	for_each_possible_cpu(cpu)
 		cpuacct_cpuusage_write(ca, cpu, mask);
+	mutex_unlock(&ca->reset_lock);
 
 	return 0;
 }
