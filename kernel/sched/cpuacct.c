@@ -28,6 +28,9 @@
  * and ->base[] are read and written under its rq->lock, and its user and
  * system times, which its tick adds to without that lock, under
  * ->tick_sync as well.
+ *
+ * Context switches are counted as usage is charged, under the rq->lock,
+ * where __schedule() counts rq->nr_switches, which is the root's count.
  */
 
 /* Time spent by the tasks of the CPU accounting group executing in ... */
@@ -48,6 +51,7 @@ enum cpuacct_counter {
 	CPUACCT_USAGE,		/* runtime, ns, charged under the rq->lock */
 	CPUACCT_USER,		/* USER + NICE, ns, charged at the tick */
 	CPUACCT_SYSTEM,		/* SYSTEM + IRQ + SOFTIRQ, ns, the same */
+	CPUACCT_SWITCHES,	/* switches away from tasks, as usage */
 
 	CPUACCT_NR_COUNTERS,
 };
@@ -62,7 +66,7 @@ static const enum cpuacct_counter cpuacct_stat_counter[] = {
 #define CPUACCT_TICK	(BIT(CPUACCT_USER) | BIT(CPUACCT_SYSTEM))
 
 /*
- * Per-CPU counters of a group: 48 bytes on 64-bit.  Usage comes first, at
+ * Per-CPU counters of a group: 64 bytes on 64-bit.  Usage comes first, at
  * the offset the charge has always used.
  */
 struct cpuacct_usage {
@@ -106,6 +110,15 @@ static inline bool cpuacct_is_root(struct cpuacct *ca)
 	return ca == &root_cpuacct;
 }
 
+/*
+ * Enabled when the first non-root group is created.  Until then every task
+ * is in the root group, whose switches are rq->nr_switches, and
+ * cpuacct_count_switch() has nothing to do.  Left on once groups have
+ * existed: each flip patches __schedule()'s text and syncs every CPU with
+ * an IPI, which should not happen at every mkdir and rmdir of a lone group.
+ */
+DEFINE_STATIC_KEY_FALSE(cpuacct_switch_key);
+
 /* Create a new CPU accounting group */
 static struct cgroup_subsys_state *
 cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
@@ -128,6 +141,10 @@ cpuacct_css_alloc(struct cgroup_subsys_state *parent_css)
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(ca->cpuusage, cpu)->tick_sync);
 	mutex_init(&ca->reset_lock);
+
+	/* static_branch_enable() takes cpus_read_lock() even if enabled */
+	if (!static_key_enabled(&cpuacct_switch_key))
+		static_branch_enable(&cpuacct_switch_key);
 
 	return &ca->css;
 }
@@ -191,6 +208,9 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter i)
 		return data_race(cpustat[CPUTIME_SYSTEM] +
 				 cpustat[CPUTIME_IRQ] +
 				 cpustat[CPUTIME_SOFTIRQ]);
+	case CPUACCT_SWITCHES:
+		/* rq->nr_switches++ under the rq->lock, not a marked access */
+		return data_race(cpu_rq(cpu)->nr_switches);
 	default:
 		return cpuacct_count(per_cpu_ptr(&root_cpuacct_cpuusage, cpu), i);
 	}
@@ -199,8 +219,8 @@ static u64 cpuacct_root_read(int cpu, enum cpuacct_counter i)
 /*
  * Counter @i of @ca on @cpu, less what resets of @ca took: what @ca's
  * subtree was charged on @cpu since @ca's last reset; on 32-bit, @cpu's
- * rq->lock held.  The root's counters are the system-wide ones, and never
- * reset.
+ * rq->lock held.  The root's counters are the system-wide ones
+ * (/proc/stat's), and never reset.
  */
 static __always_inline u64 cpuacct_read_locked(struct cpuacct *ca, int cpu,
 					       enum cpuacct_counter i)
@@ -402,6 +422,23 @@ static int cpuacct_stats_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
+static u64 nr_switches_read(struct cgroup_subsys_state *css,
+			    struct cftype *cft)
+{
+	return __cpuusage_read(css, CPUACCT_SWITCHES);
+}
+
+static int nr_switches_write(struct cgroup_subsys_state *css,
+			     struct cftype *cft, u64 val)
+{
+	return cpuacct_reset(css, val, BIT(CPUACCT_SWITCHES));
+}
+
+static int cpuacct_nr_switches_percpu_show(struct seq_file *m, void *v)
+{
+	return __cpuacct_percpu_seq_show(m, CPUACCT_SWITCHES);
+}
+
 static struct cftype files[] = {
 	{
 		.name = "usage",
@@ -436,6 +473,15 @@ static struct cftype files[] = {
 		.name = "stat",
 		.seq_show = cpuacct_stats_show,
 	},
+	{
+		.name = "nr_switches",
+		.read_u64 = nr_switches_read,
+		.write_u64 = nr_switches_write,
+	},
+	{
+		.name = "nr_switches_percpu",
+		.seq_show = cpuacct_nr_switches_percpu_show,
+	},
 	{ }	/* terminate */
 };
 
@@ -454,6 +500,20 @@ void cpuacct_charge(struct task_struct *tsk, u64 cputime)
 	/* A plain add: see the top comment */
 	for (ca = task_ca(tsk); ca; ca = parent_ca(ca))
 		per_cpu_ptr(ca->cpuusage, cpu)->tot[CPUACCT_USAGE] += cputime;
+}
+
+/*
+ * Count a context switch away from @prev, on this CPU, whose rq->lock is
+ * held with irqs off (an RCU read-side section for task_css()): one
+ * addition per level, as cpuacct_charge().  The root's count is
+ * rq->nr_switches.  Called through cpuacct_count_switch() (sched.h).
+ */
+void __cpuacct_count_switch(struct task_struct *prev)
+{
+	struct cpuacct *ca;
+
+	for (ca = task_ca(prev); ca != &root_cpuacct; ca = parent_ca(ca))
+		__this_cpu_inc(ca->cpuusage->tot[CPUACCT_SWITCHES]);
 }
 
 /*
