@@ -347,6 +347,9 @@ static int test_removed_group_reaches_parent(void)
  * between (rq_sync()), covers every charge the read saw, so
  * every read of @g's usage lies between 0 and what the task ran, and no
  * user or system time read wraps below zero (a base above the count).
+ * The resetter shares CPU 1 with the task, so that the task is charged
+ * at every switch between them, and this reader stays on CPU 0: a read
+ * that a reset overtakes then sees a count that grew.
  */
 static int test_reads_of_a_group_being_reset(void)
 {
@@ -357,7 +360,11 @@ static int test_reads_of_a_group_being_reset(void)
 	pid_t task, st;
 	clockid_t clk;
 
-	if (!g)
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		ksft_print_msg("needs 2 CPUs\n");
+		return KSFT_SKIP;
+	}
+	if (!g || pin_to_cpu(0))
 		return KSFT_FAIL;
 	memset(sh, 0, sizeof(*sh));
 	/* Runs in @g for as long as the resets go on */
@@ -375,6 +382,8 @@ static int test_reads_of_a_group_being_reset(void)
 	if (st < 0)
 		return KSFT_FAIL;
 	if (!st) {
+		if (pin_to_cpu(1))
+			_exit(1);
 		while (GET(sh->phase) == 0)
 			;
 		while (GET(sh->phase) == 1) {
