@@ -342,6 +342,23 @@ static int test_removed_group_reaches_parent(void)
 }
 
 /*
+ * A task that runs in @cg (on @cpu, unless it is negative) until the
+ * phase is 2.
+ */
+static pid_t run_until_stopped(const char *cg, int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if ((cpu >= 0 && pin_to_cpu(cpu)) || cg_enter(cg, getpid()))
+		_exit(1);
+	while (GET(sh->phase) != 2)
+		burn_cpu(1000000);
+	_exit(0);
+}
+
+/*
  * A task runs in @g while another process resets @g as fast as it goes:
  * the task's clock, read after the group with its rq->lock taken in
  * between (rq_sync()), covers every charge the read saw, so
@@ -368,14 +385,7 @@ static int test_reads_of_a_group_being_reset(void)
 		return KSFT_FAIL;
 	memset(sh, 0, sizeof(*sh));
 	/* Runs in @g for as long as the resets go on */
-	task = fork();
-	if (!task) {
-		if (cg_enter(g, getpid()))
-			_exit(1);
-		while (GET(sh->phase) != 2)
-			burn_cpu(1000000);
-		_exit(0);
-	}
+	task = run_until_stopped(g, -1);
 	if (task < 0 || clock_getcpuclockid(task, &clk))
 		return KSFT_FAIL;
 	st = fork();
@@ -443,14 +453,7 @@ static int test_reset_under_load_is_not_undone(void)
 	if (!g)
 		return KSFT_FAIL;
 	memset(sh, 0, sizeof(*sh));
-	task = fork();
-	if (!task) {
-		if (pin_to_cpu(1) || cg_enter(g, getpid()))
-			_exit(1);
-		while (GET(sh->phase) != 2)
-			burn_cpu(1000000);
-		_exit(0);
-	}
+	task = run_until_stopped(g, 1);
 	if (task < 0 || clock_getcpuclockid(task, &clk))
 		return KSFT_FAIL;
 	end = now_ns() + STORM_MS * 1000000ULL;
